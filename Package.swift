@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One system-library target per C library from Debian. Each names its pkg-config module and the apt
+// package that provides it, so `swift build` can tell a newcomer what to install.
+let systemLibraries: [Target] = [
+    .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+    .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
+    .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
+    .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CNice", pkgConfig: "nice", providers: [.apt(["libnice-dev"])]),
+    .systemLibrary(name: "CUsrSCTP", pkgConfig: "usrsctp", providers: [.apt(["libusrsctp-dev"])]),
+    .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
+]
+
+let cLibraryNames = systemLibraries.map(\.name)
+
+let package = Package(
+    name: "agentd",
+    products: [
+        .library(name: "Agent", targets: ["Agent"]),
+        .library(name: "Recorder", targets: ["Recorder"]),
+        .library(name: "BotKit", targets: ["BotKit"]),
+        .executable(name: "agentd", targets: ["agentd"]),
+    ],
+    targets: systemLibraries + [
+        // static inline wrappers for the macros and variadic functions Swift cannot call.
+        .target(
+            name: "CAgentShims",
+            dependencies: cLibraryNames.map { .target(name: $0) }
+        ),
+        .target(
+            name: "Agent",
+            dependencies: cLibraryNames.map { .target(name: $0) } + ["CAgentShims"]
+        ),
+        .target(name: "Recorder", dependencies: ["Agent", "COgg", "CSndFile"]),
+        .target(name: "BotKit", dependencies: ["Agent", "CSndFile"]),
+        .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder"]),
+        .testTarget(name: "BotKitTests", dependencies: ["BotKit"]),
+        .testTarget(name: "agentdTests", dependencies: ["agentd"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,126 @@
+import CNice
+import Foundation
+import Synchronization
+
+/// A thread that runs one GLib `GMainContext` for its whole life.
+///
+/// libnice and libsoup call back on the thread whose context they were created with, so every
+/// transport object (ICE agent, WebSocket, SCTP association fed by them) belongs to exactly one
+/// loop and is only touched there. Other threads hand work over with ``execute(_:)``.
+public final class EventLoop: @unchecked Sendable {
+    // @unchecked Sendable: `context` and `mainLoop` are GLib objects that are themselves
+    // thread-safe for the calls made here (invoke, wakeup, quit); `thread` is set once in init and
+    // only read afterwards; `state` is a Mutex.
+    public let context: OpaquePointer
+    private let mainLoop: OpaquePointer
+    private var thread: Thread?
+    private let state = Mutex<State>(.running)
+    private let stopped = DispatchSemaphore(value: 0)
+    public let name: String
+
+    private enum State { case running, stopping, stopped }
+
+    public init(name: String = "agentd.loop") {
+        self.name = name
+        context = g_main_context_new()
+        mainLoop = g_main_loop_new(context, 0)
+        let ready = DispatchSemaphore(value: 0)
+        let handles = LoopHandles(context: context, mainLoop: mainLoop)
+        let stopped = self.stopped
+        let thread = Thread {
+            g_main_context_push_thread_default(handles.context)
+            ready.signal()
+            g_main_loop_run(handles.mainLoop)
+            g_main_context_pop_thread_default(handles.context)
+            stopped.signal()
+        }
+        thread.name = name
+        self.thread = thread
+        thread.start()
+        ready.wait()
+    }
+
+    deinit {
+        shutdown()
+        g_main_loop_unref(mainLoop)
+        g_main_context_unref(context)
+    }
+
+    /// True when called on this loop's thread.
+    public var inLoop: Bool {
+        g_main_context_is_owner(context) != 0
+    }
+
+    /// Traps in debug builds when called off the loop. Transport objects call this on entry to
+    /// every method that touches their C state.
+    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(inLoop, "\(name): transport state touched off its loop", file: file, line: line)
+    }
+
+    /// Runs `work` on the loop thread, soon. Safe from any thread, including the loop itself.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
+        let source = g_idle_source_new()
+        g_source_set_priority(source, G_PRIORITY_DEFAULT)
+        g_source_set_callback(
+            source,
+            { data in
+                let work = Unmanaged<WorkBox>.fromOpaque(data!).takeRetainedValue()
+                work.run()
+                return 0  // G_SOURCE_REMOVE
+            },
+            box,
+            nil
+        )
+        g_source_attach(source, context)
+        g_source_unref(source)
+    }
+
+    /// Runs `work` on the loop and waits for its result. Must not be called from the loop itself.
+    public func sync<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
+        precondition(!inLoop, "\(name): sync called on its own loop would deadlock")
+        let result = Mutex<Result<T, Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        execute {
+            let outcome = Result { try work() }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// Runs `work` on the loop and resumes the caller with its result.
+    public func submit<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            execute { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// Stops the loop thread and waits for it to finish. Idempotent.
+    public func shutdown() {
+        let shouldStop = state.withLock { state -> Bool in
+            guard state == .running else { return false }
+            state = .stopping
+            return true
+        }
+        guard shouldStop else { return }
+        // g_main_loop_quit is thread-safe and wakes the context; a callback in flight finishes first.
+        g_main_loop_quit(mainLoop)
+        if !inLoop { stopped.wait() }
+        state.withLock { $0 = .stopped }
+    }
+}
+
+/// The loop's GLib pointers, handed to its thread. GLib's main loop and context are thread-safe
+/// for run/push/pop/quit, which is all the thread does with them.
+private struct LoopHandles: @unchecked Sendable {
+    let context: OpaquePointer
+    let mainLoop: OpaquePointer
+}
+
+/// Boxes a closure so it can cross the C callback boundary as an opaque pointer.
+private final class WorkBox {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}

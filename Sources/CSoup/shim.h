@@ -1,0 +1,4 @@
+// Umbrella header for the system library; our own code never lives here.
+#include <glib.h>
+#include <gio/gio.h>
+#include <libsoup/soup.h>
