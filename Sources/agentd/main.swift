@@ -1,1 +1,9 @@
-print("agentd")
+import Foundation
+
+let tool = CommandLineTool(
+    environment: ProcessInfo.processInfo.environment,
+    standardOutput: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+    standardError: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+)
+let code = await tool.run(Array(CommandLine.arguments.dropFirst()))
+exit(code.rawValue)

@@ -1,0 +1,40 @@
+/// One `agentd <name>` command: its spec (flags and help) and what it does.
+protocol Command: Sendable {
+    static var spec: CommandSpec { get }
+    /// Runs with arguments the parser has already checked against `spec`.
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode
+}
+
+/// What a running command may use from its surroundings; tests supply their own.
+struct CommandContext: Sendable {
+    let environment: [String: String]
+    let standardOutput: @Sendable (String) -> Void
+    let standardError: @Sendable (String) -> Void
+}
+
+/// Options shared by every command that joins a room.
+enum SharedOptions {
+    static let server = OptionSpec.value("server", "WS_URL", "Janus WebSocket URL, e.g. ws://10.77.0.2:8188/.", required: true)
+    static let room = OptionSpec.value("room", "ROOM", "Room id (a string: [A-Za-z0-9_-]{1,64}).", required: true)
+    static let token = OptionSpec.value("token", "T", "Janus core token, sent on every request.")
+    static let pin = OptionSpec.value("pin", "P", "Room pin, sent in the join.")
+    static let create = OptionSpec.flag("create", "Create the room if it does not exist (otherwise a missing room is an error).")
+    static let duration = OptionSpec.value("duration", "SEC", "Stop cleanly after SEC seconds.")
+    static let iceAllow = OptionSpec.value(
+        "ice-allow", "LIST",
+        "Interface names or IPv4 addresses to gather ICE candidates on, comma-separated. Default: every interface that is up except loopback.",
+        environment: "AGENTD_ICE_ALLOW")
+
+    static let exitCodeNote =
+        "exit codes: 0 ok, 2 usage, 3 refused (auth, token, pin, room missing), 4 connection failed, 5 output failed, 1 other."
+}
+
+/// A command whose issue has not landed yet: real flags and help, and an honest exit 1.
+struct NotYetAvailable: Error {
+    let command: String
+    let landsWith: String
+
+    var failure: CommandFailure {
+        CommandFailure(.failure, "'agentd \(command)' is not available in this build yet", hint: landsWith)
+    }
+}

@@ -1,0 +1,24 @@
+/// A command line that does not fit the command's spec. Always exit code 2.
+enum UsageError: Error, Equatable, Sendable {
+    case unknownCommand(String)
+    case unknownOption(String)
+    case missingValue(option: String)
+    case missingRequired(option: String)
+    case invalidValue(option: String, value: String, expected: String)
+    case unexpectedArgument(String)
+    case missingPositional(String)
+    case repeatedOption(String)
+
+    var message: String {
+        switch self {
+        case .unknownCommand(let name): "unknown command '\(name)'"
+        case .unknownOption(let name): "unknown option '\(name)'"
+        case .missingValue(let option): "--\(option) needs a value"
+        case .missingRequired(let option): "--\(option) is required"
+        case .invalidValue(let option, let value, let expected): "--\(option) '\(value)' is not \(expected)"
+        case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
+        case .missingPositional(let name): "missing \(name)"
+        case .repeatedOption(let name): "--\(name) given more than once"
+        }
+    }
+}
