@@ -60,12 +60,13 @@ public struct DTLSFingerprint: Sendable, Equatable, Hashable, CustomStringConver
     /// its `a=fingerprint:` prefix.
     public init(sdpValue: String) throws(ParseError) {
         var text = Substring(sdpValue)
-        text = text.drop(while: { $0 == " " || $0 == "\t" })
+        text = text.drop(while: \.isWhitespace)
         for prefix in ["a=fingerprint:", "fingerprint:"] where text.lowercased().hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
             break
         }
-        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
+        // `isWhitespace` also covers "\r\n", which Swift treats as one Character.
+        let fields = text.split(whereSeparator: \.isWhitespace)
         guard let name = fields.first else { throw .empty }
         guard let algorithm = Algorithm(rawValue: name.lowercased()) else {
             throw .unsupportedAlgorithm(String(name))
@@ -75,7 +76,8 @@ public struct DTLSFingerprint: Sendable, Equatable, Hashable, CustomStringConver
         var digest: [UInt8] = []
         digest.reserveCapacity(algorithm.digestLength)
         for pair in fields[1].split(separator: ":", omittingEmptySubsequences: false) {
-            guard pair.utf8.count == 2, let octet = UInt8(pair, radix: 16) else {
+            // `UInt8(_:radix:)` alone would accept "+1".
+            guard pair.utf8.count == 2, pair.allSatisfy(\.isHexDigit), let octet = UInt8(pair, radix: 16) else {
                 throw .invalidHexPair(String(pair))
             }
             digest.append(octet)

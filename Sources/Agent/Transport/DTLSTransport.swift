@@ -109,7 +109,7 @@ public final class DTLSTransport {
         case .client: SSL_set_connect_state(ssl)
         case .server: SSL_set_accept_state(ssl)
         }
-        guard agent_dtls_set_link_mtu(ssl, mtu) == mtu else {
+        guard agent_dtls_set_link_mtu(ssl, mtu) != 0 else {
             SSL_free(ssl)
             SSL_CTX_free(context)
             throw .setupFailed(reason: "DTLS_set_link_mtu(\(mtu)) refused")

@@ -37,7 +37,8 @@ static inline uint64_t agent_ssl_op_no_query_mtu(void) {
     return (uint64_t)SSL_OP_NO_QUERY_MTU;
 }
 
-/// DTLS_set_link_mtu is a macro over SSL_ctrl. Returns the MTU set, or 0 when it is too small.
+/// DTLS_set_link_mtu is a macro over SSL_ctrl. Returns nonzero on success, 0 when the MTU is below
+/// OpenSSL's minimum link MTU (256).
 static inline long agent_dtls_set_link_mtu(SSL *ssl, long mtu) {
     return DTLS_set_link_mtu(ssl, mtu);
 }
