@@ -11,7 +11,10 @@ import COpenSSL
 ///
 /// OpenSSL is driven over two BIOs: a memory BIO for input (one `BIO_write` per datagram) and a
 /// small custom BIO for output, because OpenSSL's memory BIO is a byte stream and would glue
-/// datagrams together, while each `BIO_write` from the DTLS record layer is exactly one datagram.
+/// datagrams together. Each `BIO_write` reaching the custom BIO is exactly one datagram: during
+/// the handshake OpenSSL puts a buffering BIO in front of ours, packs several records into it and
+/// flushes it before the next record would overflow the MTU. That buffer holds 4096 octets, which
+/// is why larger MTUs are refused.
 ///
 /// Certificates are self-signed on both sides. The verify callback accepts any chain, but only
 /// after the leaf certificate's digest equals the fingerprint the peer's SDP announced
@@ -68,6 +71,9 @@ public final class DTLSTransport {
         mtu: Int = DTLSTransport.defaultMTU,
         initialRetransmissionTimeout: Duration = .seconds(1)
     ) throws(DTLSError) {
+        guard (256...4096).contains(mtu) else {
+            throw .setupFailed(reason: "MTU \(mtu) outside 256...4096")
+        }
         self.role = role
         self.mtu = mtu
         self.expectedRemoteFingerprint = remoteFingerprint

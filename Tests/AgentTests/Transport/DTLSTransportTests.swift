@@ -204,15 +204,51 @@ struct DTLSTransportTests {
         #expect(throws: DTLSError.notConnected) { try client.send([1]) }
     }
 
-    @Test("Sending before the handshake throws notConnected; garbage input fails the handshake")
+    @Test("Sending before the handshake throws notConnected; garbage is dropped and the handshake goes on")
     func misuseAndGarbage() throws {
         let (client, server, _, _) = try Self.makePair()
         #expect(throws: DTLSError.notConnected) { try client.send([1, 2, 3]) }
-        _ = client.start()
-        // A datagram that claims to be a handshake record but is nonsense.
+        #expect(throws: DTLSError.setupFailed(reason: "MTU 100 outside 256...4096")) {
+            try DTLSTransport(role: .client, certificate: DTLSCertificate(), remoteFingerprint: server.expectedRemoteFingerprint, mtu: 100)
+        }
+        let hello = client.start()
+        // Invalid records are silently discarded (RFC 6347 §4.1.2.7): application data from an
+        // epoch not yet in use, a truncated header, a record longer than its datagram, an
+        // unknown version, an empty datagram.
+        let garbage: [[UInt8]] = [
+            [23, 0xFE, 0xFD, 0, 1, 0, 0, 0, 0, 0, 9, 0, 2, 0xAA, 0xBB],
+            [22, 0xFE],
+            [22, 0xFE, 0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x00, 1, 2, 3],
+            [22, 0x12, 0x34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
+            [],
+        ]
+        for datagram in garbage {
+            let output = server.receive(datagram)
+            #expect(output.events.isEmpty)
+            #expect(output.datagrams.isEmpty)
+        }
+        #expect(server.state == .handshaking)
+        for datagram in garbage { #expect(client.receive(datagram).events.isEmpty) }
+
+        var clientSide = Side()
+        var serverSide = Side()
+        Self.run(client, server, clientSide: &clientSide, serverSide: &serverSide, first: hello)
+        #expect(clientSide.result != nil)
+        #expect(serverSide.result?.keyingMaterial == clientSide.result?.keyingMaterial)
+    }
+
+    @Test("A well-formed record carrying a malformed handshake message fails the handshake, typed")
+    func malformedHandshakeMessage() throws {
+        let (_, server, _, _) = try Self.makePair()
+        // Epoch 0 handshake record, length 4, holding a 4-octet fragment of no valid message.
         let output = server.receive([22, 0xFE, 0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 2, 3, 4])
-        #expect(output.events.isEmpty || server.state != .connected)
-        #expect(server.receive([]).events.isEmpty)
+        guard case .failed(.handshakeFailed(let reason))? = output.events.first else {
+            Issue.record("events \(output.events)")
+            return
+        }
+        #expect(reason.contains("unexpected message"))
+        #expect(output.datagrams.count == 1 && output.datagrams.first?.first == 21, "an alert record goes out")
+        #expect(server.receive([22, 0xFE, 0xFD]).events.isEmpty, "a failed transport ignores input")
     }
 
     @Test("A lost ClientHello is retransmitted when the timer fires, and the handshake completes")
