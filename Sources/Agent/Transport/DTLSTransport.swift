@@ -21,7 +21,9 @@ import COpenSSL
 /// (RFC 5763 §5, RFC 8122 §5); otherwise the handshake aborts with `bad_certificate` and a
 /// ``DTLSError/fingerprintMismatch(expected:actual:)`` event.
 ///
-/// Not thread-safe and not Sendable: a PeerConnection owns it on its event loop.
+/// Not thread-safe and not Sendable: a PeerConnection owns it on its event loop. OpenSSL 3
+/// initialises itself on first use behind its own once-guard, so there is no process-wide init
+/// to call here; its error queue is per thread and is cleared before every call we diagnose.
 public final class DTLSTransport {
     public enum State: Sendable, Equatable {
         /// Created; the client has not sent its ClientHello yet.
