@@ -29,7 +29,18 @@ public final class EventLoop: @unchecked Sendable {
         let stopped = self.stopped
         let thread = Thread {
             g_main_context_push_thread_default(handles.context)
-            ready.signal()
+            // Signal readiness from inside the running loop: a quit issued before
+            // g_main_loop_run starts would be lost, and shutdown() would wait forever.
+            let readySource = g_idle_source_new()
+            g_source_set_callback(
+                readySource,
+                { data in
+                    Unmanaged<DispatchSemaphore>.fromOpaque(data!).takeRetainedValue().signal()
+                    return 0  // G_SOURCE_REMOVE
+                },
+                Unmanaged.passRetained(ready).toOpaque(), nil)
+            g_source_attach(readySource, handles.context)
+            g_source_unref(readySource)
             g_main_loop_run(handles.mainLoop)
             g_main_context_pop_thread_default(handles.context)
             stopped.signal()
