@@ -24,7 +24,8 @@ public enum VPXError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Throws when `status` is not `VPX_CODEC_OK`, with the context's detail text if it has one.
     static func check(_ status: vpx_codec_err_t, _ operation: String,
                       context: UnsafeMutablePointer<vpx_codec_ctx_t>?) throws(VPXError) {
-        guard status != VPX_CODEC_OK else { return }
+        // 0 is VPX_CODEC_OK, which Swift does not always import by name from this anonymous enum.
+        guard status.rawValue != 0 else { return }
         let message = vpx_codec_err_to_string(status).map { String(cString: $0) } ?? "unknown error"
         let detail = context.flatMap { vpx_codec_error_detail($0) }.map { String(cString: $0) }
         throw .library(operation: operation, code: status.rawValue, message: message, detail: detail)
