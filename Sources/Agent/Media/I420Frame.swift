@@ -25,6 +25,8 @@ public struct I420Frame: Sendable, Equatable {
     public let yStride: Int
     /// Stride of both chroma planes.
     public let uvStride: Int
+    /// The planes may be edited in place; code that hands them to C (the VPX encoder) checks
+    /// ``validatePlanes()`` first, so a plane shrunk below its geometry is an error, not an overread.
     public var y: [UInt8]
     public var u: [UInt8]
     public var v: [UInt8]
@@ -49,16 +51,11 @@ public struct I420Frame: Sendable, Equatable {
     public init(width: Int, height: Int, yStride: Int, uvStride: Int,
                 y: [UInt8], u: [UInt8], v: [UInt8]) throws(I420FrameError) {
         try Self.validate(width: width, height: height)
-        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+        let chromaWidth = (width + 1) / 2
         guard yStride >= width else { throw .strideTooSmall(plane: "Y", stride: yStride, width: width) }
         guard uvStride >= chromaWidth else {
             throw .strideTooSmall(plane: "U/V", stride: uvStride, width: chromaWidth)
         }
-        let lumaNeeded = yStride * (height - 1) + width
-        let chromaNeeded = uvStride * (chromaHeight - 1) + chromaWidth
-        guard y.count >= lumaNeeded else { throw .planeTooSmall(plane: "Y", needed: lumaNeeded, got: y.count) }
-        guard u.count >= chromaNeeded else { throw .planeTooSmall(plane: "U", needed: chromaNeeded, got: u.count) }
-        guard v.count >= chromaNeeded else { throw .planeTooSmall(plane: "V", needed: chromaNeeded, got: v.count) }
         self.width = width
         self.height = height
         self.yStride = yStride
@@ -66,6 +63,17 @@ public struct I420Frame: Sendable, Equatable {
         self.y = y
         self.u = u
         self.v = v
+        try validatePlanes()
+    }
+
+    /// Throws when a plane is shorter than the size and strides require (possible only after the
+    /// planes were edited).
+    public func validatePlanes() throws(I420FrameError) {
+        let lumaNeeded = yStride * (height - 1) + width
+        let chromaNeeded = uvStride * (chromaHeight - 1) + chromaWidth
+        guard y.count >= lumaNeeded else { throw .planeTooSmall(plane: "Y", needed: lumaNeeded, got: y.count) }
+        guard u.count >= chromaNeeded else { throw .planeTooSmall(plane: "U", needed: chromaNeeded, got: u.count) }
+        guard v.count >= chromaNeeded else { throw .planeTooSmall(plane: "V", needed: chromaNeeded, got: v.count) }
     }
 
     private static func validate(width: Int, height: Int) throws(I420FrameError) {

@@ -72,27 +72,25 @@ public final class VPXDecoder: @unchecked Sendable {
         } catch {
             throw .invalidArgument("decoder produced a \(width)x\(height) picture")
         }
-        let planes: [(UnsafeMutablePointer<UInt8>?, Int32, Int, Int)] = [
-            (picture.planes.0, picture.stride.0, width, height),
-            (picture.planes.1, picture.stride.1, frame.chromaWidth, frame.chromaHeight),
-            (picture.planes.2, picture.stride.2, frame.chromaWidth, frame.chromaHeight),
-        ]
-        for (index, (source, stride, planeWidth, planeHeight)) in planes.enumerated() {
-            guard let source else { throw .unsupportedImageFormat(picture.fmt.rawValue) }
-            func fill(_ destination: inout [UInt8]) {
-                destination.withUnsafeMutableBufferPointer { destination in
-                    guard let base = destination.baseAddress else { return }
-                    for row in 0..<planeHeight {
-                        (base + row * planeWidth).update(from: source + row * Int(stride), count: planeWidth)
-                    }
-                }
-            }
-            switch index {
-            case 0: fill(&frame.y)
-            case 1: fill(&frame.u)
-            default: fill(&frame.v)
+        guard let lumaSource = picture.planes.0, let uSource = picture.planes.1, let vSource = picture.planes.2 else {
+            throw .unsupportedImageFormat(picture.fmt.rawValue)
+        }
+        copyPlane(lumaSource, stride: picture.stride.0, width: width, height: height, into: &frame.y)
+        copyPlane(uSource, stride: picture.stride.1, width: frame.chromaWidth, height: frame.chromaHeight,
+                  into: &frame.u)
+        copyPlane(vSource, stride: picture.stride.2, width: frame.chromaWidth, height: frame.chromaHeight,
+                  into: &frame.v)
+        return frame
+    }
+
+    /// Copies `height` rows of `width` bytes into a packed plane (stride == width).
+    private static func copyPlane(_ source: UnsafeMutablePointer<UInt8>, stride: Int32, width: Int, height: Int,
+                                  into destination: inout [UInt8]) {
+        destination.withUnsafeMutableBufferPointer { destination in
+            guard let base = destination.baseAddress else { return }
+            for row in 0..<height {
+                (base + row * width).update(from: source + row * Int(stride), count: width)
             }
         }
-        return frame
     }
 }

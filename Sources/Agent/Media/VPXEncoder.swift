@@ -46,7 +46,7 @@ public final class VPXEncoder: @unchecked Sendable {
     }
 
     public var configuration: Configuration { lock.withLock { _ in storedConfiguration } }
-    public var codec: VPXCodec { storedConfiguration.codec }
+    public let codec: VPXCodec
 
     private let lock = Mutex(())
     private var storedConfiguration: Configuration
@@ -63,6 +63,7 @@ public final class VPXEncoder: @unchecked Sendable {
         guard configuration.timebase > 0 else { throw .invalidArgument("timebase must be > 0") }
         guard configuration.threads > 0 else { throw .invalidArgument("threads must be > 0") }
         self.storedConfiguration = configuration
+        self.codec = configuration.codec
         context = .allocate(capacity: 1)
         context.initialize(to: vpx_codec_ctx_t())
     }
@@ -92,7 +93,12 @@ public final class VPXEncoder: @unchecked Sendable {
     /// Encodes `frame` shown at `pts` (in ``Configuration/timebase`` units) and returns what libvpx
     /// emitted: normally one frame, none if rate control dropped it.
     public func encode(_ frame: I420Frame, pts: Int64) throws(VPXError) -> [VPXEncodedFrame] {
-        try lock.withLock { _ throws(VPXError) in
+        do {
+            try frame.validatePlanes()
+        } catch {
+            throw .invalidArgument("frame planes do not match \(frame.width)x\(frame.height): \(error)")
+        }
+        return try lock.withLock { _ throws(VPXError) in
             if activeSize?.width != frame.width || activeSize?.height != frame.height {
                 try reinitialize(width: frame.width, height: frame.height)
             }
@@ -119,7 +125,7 @@ public final class VPXEncoder: @unchecked Sendable {
             let bytes = compressed.buf.map {
                 Array(UnsafeRawBufferPointer(start: $0, count: compressed.sz))
             } ?? []
-            frames.append(VPXEncodedFrame(codec: storedConfiguration.codec, data: bytes,
+            frames.append(VPXEncodedFrame(codec: codec, data: bytes,
                                           isKeyframe: compressed.flags & vpx_codec_frame_flags_t(VPX_FRAME_IS_KEY) != 0,
                                           pts: Int64(compressed.pts), width: width, height: height))
         }
@@ -209,18 +215,22 @@ public final class VPXEncoder: @unchecked Sendable {
 
     /// Copies the visible part of each plane row by row, since the strides usually differ.
     private static func copy(_ frame: I420Frame, into image: UnsafeMutablePointer<vpx_image_t>) {
-        let planes = [
-            (frame.y, frame.yStride, frame.width, frame.height, image.pointee.planes.0, image.pointee.stride.0),
-            (frame.u, frame.uvStride, frame.chromaWidth, frame.chromaHeight, image.pointee.planes.1, image.pointee.stride.1),
-            (frame.v, frame.uvStride, frame.chromaWidth, frame.chromaHeight, image.pointee.planes.2, image.pointee.stride.2),
-        ]
-        for (source, sourceStride, width, height, destination, destinationStride) in planes {
-            guard let destination else { continue }
-            source.withUnsafeBufferPointer { source in
-                guard let base = source.baseAddress else { return }
-                for row in 0..<height {
-                    (destination + row * Int(destinationStride)).update(from: base + row * sourceStride, count: width)
-                }
+        let picture = image.pointee
+        copyPlane(frame.y, stride: frame.yStride, width: frame.width, height: frame.height,
+                  to: picture.planes.0, stride: picture.stride.0)
+        copyPlane(frame.u, stride: frame.uvStride, width: frame.chromaWidth, height: frame.chromaHeight,
+                  to: picture.planes.1, stride: picture.stride.1)
+        copyPlane(frame.v, stride: frame.uvStride, width: frame.chromaWidth, height: frame.chromaHeight,
+                  to: picture.planes.2, stride: picture.stride.2)
+    }
+
+    private static func copyPlane(_ source: [UInt8], stride sourceStride: Int, width: Int, height: Int,
+                                  to destination: UnsafeMutablePointer<UInt8>?, stride destinationStride: Int32) {
+        guard let destination else { return }
+        source.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return }
+            for row in 0..<height {
+                (destination + row * Int(destinationStride)).update(from: base + row * sourceStride, count: width)
             }
         }
     }

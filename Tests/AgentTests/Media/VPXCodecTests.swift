@@ -127,5 +127,24 @@ import Testing
             _ = try? decoder.decode(garbage)
         }
         #expect(throws: VPXError.self) { try VPXEncoder(configuration: .init(framesPerSecond: 0)) }
+
+        // A frame whose plane was shrunk after creation is refused before libvpx reads it.
+        var shrunk = try I420Frame.testPattern(width: 64, height: 64, frameIndex: 0)
+        shrunk.v.removeLast(10)
+        #expect(throws: VPXError.self) { try encoder.encode(shrunk, pts: 3000) }
+    }
+
+    @Test func loweringTheBitrateShrinksFrames() throws {
+        let encoder = try VPXEncoder(configuration: .init(codec: .vp8, bitrate: 2_000_000))
+        let decoder = try VPXDecoder()
+        let high = try run(encoder, decoder, width: 640, height: 480, frames: 0..<30)
+        try encoder.setBitrate(150_000)
+        #expect(encoder.configuration.bitrate == 150_000)
+        let low = try run(encoder, decoder, width: 640, height: 480, frames: 30..<60)
+        let highBytes = high.encoded.suffix(10).reduce(0) { $0 + $1.data.count }
+        let lowBytes = low.encoded.suffix(10).reduce(0) { $0 + $1.data.count }
+        print("vp8 last 10 frames: \(highBytes) bytes at 2 Mbps, \(lowBytes) bytes at 150 kbps")
+        #expect(lowBytes * 3 < highBytes)
+        #expect(low.encoded.allSatisfy { !$0.isKeyframe })
     }
 }
