@@ -63,6 +63,8 @@ public enum SoundFile {
     }
 
     /// libsndfile's text for the last error on `file` (or on the last failed open when nil).
+    /// The nil case reads a process-wide variable, so two opens failing at the same instant on
+    /// different threads may swap messages; the error is still typed and nothing traps.
     static func lastError(_ file: OpaquePointer?) -> (code: Int32, message: String) {
         let code = sf_error(file)
         let message = sf_strerror(file).map { String(cString: $0) } ?? "unknown error"
