@@ -1,0 +1,118 @@
+/// The VP8 RTP payload descriptor (RFC 7741 §4.2) that starts every VP8 RTP payload.
+///
+///           0 1 2 3 4 5 6 7
+///          +-+-+-+-+-+-+-+-+
+///          |X|R|N|S|R| PID | (REQUIRED)
+///          +-+-+-+-+-+-+-+-+
+///     X:   |I|L|T|K| RSV   | (OPTIONAL)
+///          +-+-+-+-+-+-+-+-+
+///     I:   |M| PictureID   | (OPTIONAL, M=1: 15-bit picture id in two bytes)
+///          +-+-+-+-+-+-+-+-+
+///     L:   |   TL0PICIDX   | (OPTIONAL)
+///          +-+-+-+-+-+-+-+-+
+///     T/K: |TID|Y| KEYIDX  | (OPTIONAL)
+///          +-+-+-+-+-+-+-+-+
+///
+/// After it comes VP8 payload; when S=1 and PID=0 that payload starts a frame, and bit 0 of its
+/// first byte (the P bit of the frame tag, RFC 6386 §9.1) is 0 for a keyframe.
+public struct VP8PayloadDescriptor: Equatable, Sendable {
+    public var nonReference: Bool
+    /// S: this packet starts a VP8 partition.
+    public var startOfPartition: Bool
+    public var partitionIndex: UInt8
+    public var pictureID: UInt16?
+    /// True when the picture id was sent in the 15-bit form.
+    public var longPictureID: Bool
+    public var tl0PictureIndex: UInt8?
+    public var temporalLayer: UInt8?
+    public var layerSync: Bool
+    public var keyIndex: UInt8?
+    /// Bytes the descriptor takes; the VP8 payload follows.
+    public var length: Int
+
+    public init(
+        nonReference: Bool = false, startOfPartition: Bool, partitionIndex: UInt8 = 0, pictureID: UInt16? = nil,
+        longPictureID: Bool = true
+    ) {
+        self.nonReference = nonReference
+        self.startOfPartition = startOfPartition
+        self.partitionIndex = partitionIndex
+        self.pictureID = pictureID
+        self.longPictureID = longPictureID
+        tl0PictureIndex = nil
+        temporalLayer = nil
+        layerSync = false
+        keyIndex = nil
+        length = 1 + (pictureID == nil ? 0 : (longPictureID ? 3 : 2))
+    }
+
+    /// True when this packet's payload starts a new frame.
+    public var startsFrame: Bool { startOfPartition && partitionIndex == 0 }
+
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(VP8Error) -> VP8PayloadDescriptor {
+        guard bytes.count >= 1 else { throw .truncatedDescriptor }
+        let first = bytes[0]
+        var descriptor = VP8PayloadDescriptor(
+            nonReference: first & 0x20 != 0, startOfPartition: first & 0x10 != 0, partitionIndex: first & 0x07)
+        var offset = 1
+        if first & 0x80 != 0 {
+            guard bytes.count > offset else { throw .truncatedDescriptor }
+            let extended = bytes[offset]
+            offset += 1
+            if extended & 0x80 != 0 {  // I
+                guard bytes.count > offset else { throw .truncatedDescriptor }
+                if bytes[offset] & 0x80 != 0 {
+                    guard bytes.count > offset + 1 else { throw .truncatedDescriptor }
+                    descriptor.pictureID = UInt16(bytes[offset] & 0x7F) << 8 | UInt16(bytes[offset + 1])
+                    descriptor.longPictureID = true
+                    offset += 2
+                } else {
+                    descriptor.pictureID = UInt16(bytes[offset])
+                    descriptor.longPictureID = false
+                    offset += 1
+                }
+            }
+            if extended & 0x40 != 0 {  // L
+                guard bytes.count > offset else { throw .truncatedDescriptor }
+                descriptor.tl0PictureIndex = bytes[offset]
+                offset += 1
+            }
+            if extended & 0x30 != 0 {  // T or K share one byte
+                guard bytes.count > offset else { throw .truncatedDescriptor }
+                let byte = bytes[offset]
+                if extended & 0x20 != 0 {
+                    descriptor.temporalLayer = byte >> 6
+                    descriptor.layerSync = byte & 0x20 != 0
+                }
+                if extended & 0x10 != 0 { descriptor.keyIndex = byte & 0x1F }
+                offset += 1
+            }
+        }
+        descriptor.length = offset
+        return descriptor
+    }
+
+    /// Appends the descriptor (with a picture id when set) to `output`.
+    public func write(into output: inout [UInt8]) {
+        var first: UInt8 = (nonReference ? 0x20 : 0) | (startOfPartition ? 0x10 : 0) | (partitionIndex & 0x07)
+        guard let pictureID else {
+            output.append(first)
+            return
+        }
+        first |= 0x80
+        output.append(first)
+        output.append(0x80)  // I
+        if longPictureID {
+            output.append(0x80 | UInt8((pictureID >> 8) & 0x7F))
+            output.append(UInt8(truncatingIfNeeded: pictureID))
+        } else {
+            output.append(UInt8(pictureID & 0x7F))
+        }
+    }
+}
+
+/// Why a VP8 RTP payload could not be used.
+public enum VP8Error: Error, Equatable, Sendable {
+    case truncatedDescriptor
+    case emptyPayload
+}

@@ -1,0 +1,107 @@
+/// One `m=` section with its lines (RFC 8866 §5.14).
+///
+///     m=<media> <port> <proto> <fmt> ...
+///     m=audio 9 UDP/TLS/RTP/SAVPF 111
+///     m=application 9 UDP/DTLS/SCTP webrtc-datachannel
+public struct MediaDescription: Equatable, Sendable, SDPAttributeHolder {
+    public var kind: String
+    public var port: Int
+    public var proto: String
+    public var formats: [String]
+    /// `c=` and `b=` and other non-attribute lines, kept in order as (type, value).
+    public var lines: [SDPLine]
+    public var attributes: [SDPAttribute]
+
+    public init(kind: String, port: Int, proto: String, formats: [String], lines: [SDPLine] = [], attributes: [SDPAttribute] = []) {
+        self.kind = kind
+        self.port = port
+        self.proto = proto
+        self.formats = formats
+        self.lines = lines
+        self.attributes = attributes
+    }
+
+    public var mid: String? { attribute("mid") }
+
+    /// `sendrecv`, `sendonly`, `recvonly` or `inactive` (default sendrecv, RFC 8866 §6.7).
+    public var direction: String {
+        for name in ["sendrecv", "sendonly", "recvonly", "inactive"] where hasAttribute(name) { return name }
+        return "sendrecv"
+    }
+
+    /// A port of 0 marks a rejected or removed section (RFC 8843 §7.3).
+    public var isRejected: Bool { port == 0 }
+
+    /// `a=rtpmap:<pt> <name>/<clock>[/<channels>]` for each payload type.
+    public var rtpMaps: [RTPMap] {
+        attributes(named: "rtpmap").compactMap(RTPMap.init(attribute:))
+    }
+
+    /// `a=fmtp:<pt> <params>` for one payload type.
+    public func formatParameters(payloadType: UInt8) -> String? {
+        let prefix = "\(payloadType) "
+        return attributes(named: "fmtp").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+
+    /// `a=extmap:<id>[/<direction>] <uri>` as uri → id.
+    public var headerExtensions: [String: UInt8] {
+        var map: [String: UInt8] = [:]
+        for value in attributes(named: "extmap") {
+            let parts = value.split(separator: " ")
+            guard parts.count >= 2, let id = UInt8(parts[0].split(separator: "/")[0]) else { continue }
+            map[String(parts[1])] = id
+        }
+        return map
+    }
+
+    /// SSRCs announced with `a=ssrc:<ssrc> …`, in order, without repeats.
+    public var ssrcs: [UInt32] {
+        var seen: [UInt32] = []
+        for value in attributes(named: "ssrc") {
+            guard let ssrc = value.split(separator: " ").first.flatMap({ UInt32($0) }), !seen.contains(ssrc) else { continue }
+            seen.append(ssrc)
+        }
+        return seen
+    }
+}
+
+/// `a=rtpmap` (RFC 8866 §6.6).
+public struct RTPMap: Equatable, Sendable {
+    public var payloadType: UInt8
+    public var encodingName: String
+    public var clockRate: Int
+    public var channels: Int?
+
+    public init(payloadType: UInt8, encodingName: String, clockRate: Int, channels: Int? = nil) {
+        self.payloadType = payloadType
+        self.encodingName = encodingName
+        self.clockRate = clockRate
+        self.channels = channels
+    }
+
+    init?(attribute value: String) {
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let payloadType = UInt8(parts[0]), payloadType < 128 else { return nil }
+        let encoding = parts[1].split(separator: "/")
+        guard encoding.count >= 2, let clockRate = Int(encoding[1]), clockRate > 0 else { return nil }
+        self.payloadType = payloadType
+        encodingName = String(encoding[0])
+        self.clockRate = clockRate
+        channels = encoding.count > 2 ? Int(encoding[2]) : nil
+    }
+
+    public var attributeValue: String {
+        "\(payloadType) \(encodingName)/\(clockRate)" + (channels.map { "/\($0)" } ?? "")
+    }
+}
+
+/// A non-attribute line (`c=`, `b=`, …) kept verbatim.
+public struct SDPLine: Equatable, Sendable {
+    public var type: Character
+    public var value: String
+
+    public init(type: Character, value: String) {
+        self.type = type
+        self.value = value
+    }
+}

@@ -1,0 +1,81 @@
+/// One track of a WebM file: what it carries and how players should set up its decoder.
+public struct WebMTrack: Equatable, Sendable {
+    public enum Codec: String, Sendable {
+        case opus = "A_OPUS"
+        case vp8 = "V_VP8"
+        case vp9 = "V_VP9"
+    }
+
+    public enum Kind: Equatable, Sendable {
+        case audio(sampleRate: Int, channels: Int)
+        case video(width: Int, height: Int)
+    }
+
+    /// 1-based, as SimpleBlocks name it.
+    public var number: UInt8
+    public var codec: Codec
+    public var kind: Kind
+
+    public init(number: UInt8, codec: Codec, kind: Kind) {
+        self.number = number
+        self.codec = codec
+        self.kind = kind
+    }
+
+    public static func opus(number: UInt8, channels: Int = 2) -> WebMTrack {
+        WebMTrack(number: number, codec: .opus, kind: .audio(sampleRate: 48_000, channels: channels))
+    }
+
+    public static func video(number: UInt8, codec: Codec = .vp8, width: Int, height: Int) -> WebMTrack {
+        WebMTrack(number: number, codec: codec, kind: .video(width: width, height: height))
+    }
+
+    var isVideo: Bool {
+        if case .video = kind { return true }
+        return false
+    }
+
+    /// The Opus identification header (RFC 7845 §5.1), which Matroska carries as CodecPrivate.
+    ///
+    ///     "OpusHead" | version=1 | channels | pre-skip (LE16) | input rate (LE32) | gain (LE16) | mapping=0
+    static func opusHead(channels: Int, preSkip: UInt16 = 312) -> [UInt8] {
+        var head = Array("OpusHead".utf8)
+        head.append(1)
+        head.append(UInt8(channels))
+        head += [UInt8(preSkip & 0xFF), UInt8(preSkip >> 8)]
+        head += [0x80, 0xBB, 0x00, 0x00]  // 48000
+        head += [0, 0]
+        head.append(0)
+        return head
+    }
+
+    /// The TrackEntry element.
+    var entry: [UInt8] {
+        var children: [[UInt8]] = [
+            EBML.unsigned(MatroskaID.trackNumber, UInt64(number)),
+            EBML.unsigned(MatroskaID.trackUID, UInt64(number) &* 0x9E37_79B9 &+ 1),
+            EBML.unsigned(MatroskaID.flagLacing, 0),
+            EBML.string(MatroskaID.codecID, codec.rawValue),
+        ]
+        switch kind {
+        case .audio(let sampleRate, let channels):
+            children.insert(EBML.unsigned(MatroskaID.trackType, 2), at: 2)
+            if codec == .opus {
+                children.append(EBML.element(MatroskaID.codecPrivate, Self.opusHead(channels: channels)))
+                children.append(EBML.unsigned(MatroskaID.codecDelay, 6_500_000))  // 312 samples at 48 kHz, in ns
+                children.append(EBML.unsigned(MatroskaID.seekPreRoll, 80_000_000))
+            }
+            children.append(EBML.master(MatroskaID.audio, [
+                EBML.float(MatroskaID.samplingFrequency, Double(sampleRate)),
+                EBML.unsigned(MatroskaID.channels, UInt64(channels)),
+            ]))
+        case .video(let width, let height):
+            children.insert(EBML.unsigned(MatroskaID.trackType, 1), at: 2)
+            children.append(EBML.master(MatroskaID.video, [
+                EBML.unsigned(MatroskaID.pixelWidth, UInt64(width)),
+                EBML.unsigned(MatroskaID.pixelHeight, UInt64(height)),
+            ]))
+        }
+        return EBML.master(MatroskaID.trackEntry, children)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import Recorder
+
+@Suite struct WebMWriterTests {
+    /// A fake VP8 keyframe header for 320x240 (frame tag, start code, size) plus filler.
+    static func fakeVP8(keyframe: Bool, size: Int = 200) -> [UInt8] {
+        var frame: [UInt8] = keyframe ? [0x50, 0x42, 0x00, 0x9D, 0x01, 0x2A, 0x40, 0x01, 0xF0, 0x00] : [0x31, 0x02, 0x00]
+        frame += [UInt8](repeating: 0x11, count: size)
+        return frame
+    }
+
+    static func writeSample(to sink: ByteSink, seconds: Int = 3) throws -> WebMWriter {
+        let writer = try WebMWriter(sink: sink, tracks: [.opus(number: 1), .video(number: 2, width: 320, height: 240)])
+        var audioTime: Int64 = 0
+        for videoTime in stride(from: Int64(0), to: Int64(seconds * 1000), by: 40) {
+            while audioTime <= videoTime {
+                try writer.write(track: 1, timestampMs: audioTime, keyframe: true, frame: [0xFC, 0xFF, 0xFE])
+                audioTime += 20
+            }
+            let keyframe = videoTime % 2000 == 0
+            try writer.write(track: 2, timestampMs: videoTime, keyframe: keyframe, frame: fakeVP8(keyframe: keyframe))
+        }
+        return writer
+    }
+
+    @Test func finishedFileHasSizesDurationAndCues() throws {
+        let sink = MemoryByteSink()
+        let writer = try Self.writeSample(to: sink)
+        try writer.close()
+        try writer.close()  // idempotent
+        #expect(sink.closed)
+        let bytes = sink.bytes
+        #expect(Array(bytes.prefix(4)) == [0x1A, 0x45, 0xDF, 0xA3])
+        // Segment size was patched from "unknown" to the real size.
+        let segment = try #require(bytes.firstRange(of: [0x18, 0x53, 0x80, 0x67]))
+        let sizeField = Array(bytes[segment.upperBound..<(segment.upperBound + 8)])
+        #expect(sizeField != EBML.unknownSize)
+        let declared = sizeField.dropFirst().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        #expect(Int(declared) == bytes.count - segment.upperBound - 8)
+        #expect(bytes.firstRange(of: EBML.id(MatroskaID.cues)) != nil)
+        #expect(bytes.firstRange(of: EBML.id(MatroskaID.seekHead)) != nil)
+        #expect(writer.durationMs >= 2960)
+    }
+
+    @Test func clustersStayWithinASecond() throws {
+        let sink = MemoryByteSink()
+        let writer = try Self.writeSample(to: sink, seconds: 5)
+        try writer.close()
+        let clusterCount = sink.bytes.ranges(of: EBML.id(MatroskaID.cluster)).count
+        #expect(clusterCount >= 5)
+    }
+
+    @Test func writeAfterCloseIsAnError() throws {
+        let writer = try WebMWriter(sink: MemoryByteSink(), tracks: [.opus(number: 1)])
+        try writer.close()
+        #expect(throws: SinkError.self) { try writer.write(track: 1, timestampMs: 0, keyframe: true, frame: [1]) }
+    }
+
+    /// mkvinfo (mkvtoolnix) is an independent reader: a finished file and a file cut off as if
+    /// the process had been killed must both parse.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mkvinfo")))
+    func mkvinfoReadsFinishedAndKilledFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let finished = directory.appendingPathComponent("finished.webm").path
+        let writer = try Self.writeSample(to: FileByteSink(path: finished))
+        try writer.close()
+        let info = try run("/usr/bin/mkvinfo", [finished])
+        #expect(info.status == 0, "\(info.output)")
+        #expect(info.output.contains("Codec ID: A_OPUS"))
+        #expect(info.output.contains("Codec ID: V_VP8"))
+        #expect(info.output.contains("Pixel width: 320"))
+        #expect(info.output.contains("Duration:"))
+
+        // "Killed": the writer never closes; what is on disk is the header plus closed clusters.
+        let killed = directory.appendingPathComponent("killed.webm").path
+        let sink = try FileByteSink(path: killed)
+        let open = try Self.writeSample(to: sink)
+        #expect(open.framesWritten > 0)
+        let killedInfo = try run("/usr/bin/mkvinfo", [killed])
+        #expect(killedInfo.status == 0, "\(killedInfo.output)")
+        #expect(killedInfo.output.contains("Cluster"))
+        try sink.close()
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
