@@ -53,6 +53,11 @@ public final class SCTPAssociation: @unchecked Sendable {
     public let loop: EventLoop
     public let localPort: UInt16
     public let remotePort: UInt16
+    /// Largest SCTP packet handed to `onOutbound`; path MTU discovery is off (see ``connect()``).
+    /// Values below ``minimumPacketSize`` are raised to it.
+    public let maxPacketSize: UInt32
+    /// RFC 4960 §7.3 assumes a path MTU of at least 512 bytes.
+    public static let minimumPacketSize: UInt32 = 512
     public private(set) var state: State = .new
 
     private var socket: OpaquePointer?
@@ -78,7 +83,7 @@ public final class SCTPAssociation: @unchecked Sendable {
     ///   - onMessage: each complete message with its stream id and PPID, on the loop.
     public init(
         loop: EventLoop, localPort: UInt16 = webRTCPort, remotePort: UInt16 = webRTCPort,
-        maxStreams: UInt16 = 1024,
+        maxStreams: UInt16 = 1024, maxPacketSize: UInt32 = 1200,
         onOutbound: @escaping ([UInt8]) -> Void,
         onEvent: @escaping (Event) -> Void = { _ in },
         onMessage: @escaping (_ bytes: [UInt8], _ streamID: UInt16, _ ppid: SCTPPayloadProtocol) -> Void
@@ -87,6 +92,7 @@ public final class SCTPAssociation: @unchecked Sendable {
         self.loop = loop
         self.localPort = localPort
         self.remotePort = remotePort
+        self.maxPacketSize = max(maxPacketSize, Self.minimumPacketSize)
         self.onOutbound = onOutbound
         self.onEvent = onEvent
         self.onMessage = onMessage
@@ -148,6 +154,7 @@ public final class SCTPAssociation: @unchecked Sendable {
             state = .new
             throw .connectFailed(errno: code)
         }
+        try limitPacketSize(socket)
         let early = inboundBeforeConnect
         inboundBeforeConnect.removeAll()
         for packet in early {
@@ -414,6 +421,22 @@ public final class SCTPAssociation: @unchecked Sendable {
             let event = sctp_event(se_assoc_id: sctp_assoc_t(SCTP_ALL_ASSOC), se_type: UInt16(eventType), se_on: 1)
             try setOption(socket, level: Int32(IPPROTO_SCTP), SCTP_EVENT, "SCTP_EVENT", event)
         }
+    }
+
+    /// SCTP cannot probe the path below DTLS, so the packet size is fixed: packets must fit one
+    /// DTLS record in one UDP datagram (LAB.md: DTLS MTU 1200). The option needs the association
+    /// that connect() just created. Measured with usrsctp 0.9.5: AF_CONN packets come out up to
+    /// 12 bytes (the SCTP common header) larger than `spp_pathmtu`, so that much is taken off.
+    private func limitPacketSize(_ socket: OpaquePointer) throws(SCTPError) {
+        var parameters = sctp_paddrparams()
+        let remote = conn(port: remotePort)
+        withUnsafeBytes(of: remote) { source in
+            withUnsafeMutableBytes(of: &parameters.spp_address) { $0.copyMemory(from: source) }
+        }
+        parameters.spp_assoc_id = 0
+        parameters.spp_flags = UInt32(SPP_PMTUD_DISABLE)
+        parameters.spp_pathmtu = maxPacketSize - UInt32(MemoryLayout<sctp_common_header>.size)
+        try setOption(socket, level: Int32(IPPROTO_SCTP), SCTP_PEER_ADDR_PARAMS, "SCTP_PEER_ADDR_PARAMS", parameters)
     }
 
     private func setOption<T: BitwiseCopyable>(
