@@ -99,6 +99,39 @@ import Testing
         try await controlled.close()
     }
 
+    @Test func restartReconnectsWithNewCredentials() async throws {
+        let controlling = try await Side(name: "ice.restart.controlling", role: .controlling)
+        let controlled = try await Side(name: "ice.restart.controlled", role: .controlled)
+        let (credentialsA, candidatesA) = try await controlling.gather()
+        let (credentialsB, candidatesB) = try await controlled.gather()
+        try await controlled.accept(credentialsA, candidatesA)
+        try await controlling.accept(credentialsB, candidatesB)
+        _ = try await controlling.events.first("connected") { $0 == .stateChanged(.connected) }
+        _ = try await controlled.events.first("connected") { $0 == .stateChanged(.connected) }
+
+        // Both sides restart (RFC 5245 §9.1.1.1 and §9.2.1.1), then trade the new credentials.
+        let agentA = controlling.agent
+        let agentB = controlled.agent
+        let (newA, newCandidatesA) = try await controlling.loop.submit {
+            (try agentA.restart(), try agentA.localCandidateAttributes())
+        }
+        let (newB, newCandidatesB) = try await controlled.loop.submit {
+            (try agentB.restart(), try agentB.localCandidateAttributes())
+        }
+        #expect(newA != credentialsA && newB != credentialsB)
+        try await controlled.accept(newA, newCandidatesA)
+        try await controlling.accept(newB, newCandidatesB)
+
+        // New connectivity checks run with the new credentials and conclude again on both sides.
+        _ = try await controlling.events.nth(2, "connected after restart") { $0 == .stateChanged(.connected) }
+        _ = try await controlled.events.nth(2, "connected after restart") { $0 == .stateChanged(.connected) }
+        let payload = Array("after restart".utf8)
+        try await controlling.send(payload)
+        #expect(try await controlled.datagrams.first("datagram after restart") { $0 == payload } == payload)
+        try await controlling.close()
+        try await controlled.close()
+    }
+
     @Test func restartGivesNewCredentials() async throws {
         let side = try await Side(name: "ice.restart", role: .controlling)
         let (before, _) = try await side.gather()

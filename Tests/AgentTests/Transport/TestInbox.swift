@@ -11,7 +11,8 @@ struct InboxTimeout: Error, CustomStringConvertible {
 final class TestInbox<T: Sendable>: Sendable {
     private struct Waiter {
         let id: Int
-        let predicate: @Sendable (T) -> Bool
+        /// Looks at everything posted so far and returns the awaited value once it is there.
+        let match: @Sendable ([T]) -> T?
         let continuation: CheckedContinuation<T, Error>
     }
 
@@ -26,23 +27,42 @@ final class TestInbox<T: Sendable>: Sendable {
     var items: [T] { state.withLock { $0.items } }
 
     func post(_ item: T) {
-        let ready = state.withLock { state -> [Waiter] in
+        let ready = state.withLock { state -> [(Waiter, T)] in
             state.items.append(item)
-            let matching = state.waiters.filter { $0.predicate(item) }
-            state.waiters.removeAll { $0.predicate(item) }
-            return matching
+            var ready: [(Waiter, T)] = []
+            state.waiters.removeAll { waiter in
+                guard let value = waiter.match(state.items) else { return false }
+                ready.append((waiter, value))
+                return true
+            }
+            return ready
         }
-        ready.forEach { $0.continuation.resume(returning: item) }
+        ready.forEach { waiter, value in waiter.continuation.resume(returning: value) }
     }
 
     func first(
         _ what: String, within seconds: Double = 10, where predicate: @escaping @Sendable (T) -> Bool
     ) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        try await nth(1, what, within: seconds, where: predicate)
+    }
+
+    /// The `count`-th posted value that matches `predicate`.
+    func nth(
+        _ count: Int, _ what: String, within seconds: Double = 10, where predicate: @escaping @Sendable (T) -> Bool
+    ) async throws -> T {
+        let match: @Sendable ([T]) -> T? = { items in
+            var seen = 0
+            for item in items where predicate(item) {
+                seen += 1
+                if seen == count { return item }
+            }
+            return nil
+        }
+        return try await withCheckedThrowingContinuation { continuation in
             let (found, id) = state.withLock { state -> (T?, Int) in
-                if let item = state.items.first(where: predicate) { return (item, -1) }
+                if let item = match(state.items) { return (item, -1) }
                 state.nextID += 1
-                state.waiters.append(Waiter(id: state.nextID, predicate: predicate, continuation: continuation))
+                state.waiters.append(Waiter(id: state.nextID, match: match, continuation: continuation))
                 return (nil, state.nextID)
             }
             if let found {
