@@ -127,6 +127,21 @@ public final class ICEAgent: @unchecked Sendable {
             callbackTarget.toOpaque())
     }
 
+    /// Creates the agent with candidates restricted by `allowList` (``ICEAllowList/resolve()``).
+    public convenience init(
+        loop: EventLoop, role: Role, allowList: ICEAllowList,
+        onEvent: @escaping (Event) -> Void = { _ in },
+        onDatagram: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }
+    ) throws(ICEAgentError) {
+        let addresses: [String]
+        do {
+            addresses = try allowList.resolve()
+        } catch {
+            throw .allowList(error)
+        }
+        try self.init(loop: loop, role: role, localAddresses: addresses, onEvent: onEvent, onDatagram: onDatagram)
+    }
+
     deinit {
         guard let agent else { return }
         let teardown = NiceAgentTeardown(

@@ -2,6 +2,8 @@
 public enum ICEAgentError: Error, Equatable, Sendable {
     /// libnice could not create the agent or its stream.
     case creationFailed(String)
+    /// The allow list matched no usable address.
+    case allowList(ICEAllowListError)
     /// An address from the allow list was not a usable IPv4 address for libnice.
     case invalidLocalAddress(String)
     case gatheringFailed

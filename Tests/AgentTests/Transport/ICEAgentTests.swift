@@ -147,6 +147,27 @@ import Testing
         try await side.close()
     }
 
+    @Test func allowListRestrictsGathering() async throws {
+        let loop = EventLoop(name: "ice.allow")
+        defer { loop.shutdown() }
+        let outcome = try await loop.submit { () -> ([String], ICEAgentError?) in
+            let agent = try ICEAgent(loop: loop, role: .controlled, allowList: ICEAllowList(parsing: "lo"))
+            defer { agent.close() }
+            var refusal: ICEAgentError?
+            do {
+                _ = try ICEAgent(loop: loop, role: .controlled, allowList: ICEAllowList(parsing: "nosuchif0"))
+            } catch let error as ICEAgentError {
+                refusal = error
+            }
+            return (agent.localAddresses, refusal)
+        }
+        #expect(outcome.0 == ["127.0.0.1"])
+        guard case .allowList(.nothingMatched) = outcome.1 else {
+            Issue.record("expected an allow-list error, got \(String(describing: outcome.1))")
+            return
+        }
+    }
+
     @Test func rejectsBadRemoteInput() async throws {
         let side = try await Side(name: "ice.bad", role: .controlled)
         let agent = side.agent
