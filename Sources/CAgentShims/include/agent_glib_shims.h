@@ -11,3 +11,15 @@ static inline gulong agent_g_signal_connect(gpointer instance, const gchar *sign
 }
 
 #endif
+
+// g_object_set is variadic: one typed setter per property kind we need (libnice agent options).
+#ifndef AGENT_GLIB_OBJECT_SETTERS
+#define AGENT_GLIB_OBJECT_SETTERS
+static inline void agent_g_object_set_boolean(gpointer object, const gchar *property, gboolean value) {
+    g_object_set(object, property, value, NULL);
+}
+
+static inline void agent_g_object_set_uint(gpointer object, const gchar *property, guint value) {
+    g_object_set(object, property, value, NULL);
+}
+#endif

@@ -1,0 +1,500 @@
+import CAgentShims
+import CNice
+import Foundation
+
+/// Full ICE (RFC 5245) for one PeerConnection: one stream with one component, because WebRTC with
+/// bundle and rtcp-mux (RFC 8843, RFC 5761) carries DTLS, SRTP and SRTCP on a single 5-tuple.
+///
+/// A thin wrapper over libnice. libnice is GLib-based and calls back on the `GMainContext` it was
+/// created with, so the agent belongs to one ``EventLoop``: every method must be called on that
+/// loop (asserted), and handlers are called there too. No STUN or TURN servers are configured, so
+/// only host candidates on the allowed addresses are gathered, and UPnP and ICE-TCP are off: the
+/// agent never sends anything except to the peer's candidates.
+///
+/// Events raised by libnice while one of our own methods is running (libnice emits some signals
+/// synchronously, for example gathering-done inside `gather`) are held back and delivered when the
+/// method returns, so a handler never re-enters the agent from inside a libnice call.
+public final class ICEAgent: @unchecked Sendable {
+    // @unchecked Sendable: all mutable state (the NiceAgent, flags, queues, handlers) is touched
+    // only on `loop`'s thread. Every public method calls `loop.assertInLoop()` and libnice calls
+    // back only on `loop.context`. deinit, which may run elsewhere, hands the teardown to the loop.
+
+    public enum Role: Sendable, Equatable {
+        /// RFC 5245 §5.2: the controlling agent nominates the pair (the offerer, for full ICE).
+        case controlling
+        case controlled
+    }
+
+    public enum State: Sendable, Equatable {
+        case new, gathering, connecting, connected, disconnected, failed, closed
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// All local candidates are known (``localCandidates`` is complete).
+        case gatheringDone
+        case stateChanged(State)
+        /// libnice picked a pair: local and remote candidate attributes.
+        case selectedPair(local: String, remote: String)
+    }
+
+    public struct Credentials: Sendable, Equatable {
+        public var ufrag: String
+        public var password: String
+
+        public init(ufrag: String, password: String) {
+            self.ufrag = ufrag
+            self.password = password
+        }
+    }
+
+    /// The only component: RTP and RTCP are multiplexed.
+    private static let componentID: guint = 1
+
+    public let loop: EventLoop
+    public let role: Role
+    /// The IPv4 addresses candidates are gathered on.
+    public let localAddresses: [String]
+
+    private var agent: OpaquePointer?
+    private let streamID: guint
+    private let callbackTarget: Unmanaged<ICECallbackTarget>
+    private var signalHandlerIDs: [gulong] = []
+
+    public private(set) var state: State = .new
+    public private(set) var isGatheringDone = false
+    private var hasRemoteCredentials = false
+    private var remoteCandidatesBeforeGathering: [ICECandidate] = []
+    private var eventHandler: ((Event) -> Void)?
+    private var datagramHandler: ((UnsafeRawBufferPointer) -> Void)?
+    private var apiDepth = 0
+    private var heldEvents: [Event] = []
+
+    /// Creates the agent on `loop` (call this on the loop). `localAddresses` are the IPv4
+    /// addresses from ``ICEAllowList/resolve()``; libnice gathers only on them.
+    ///
+    /// - Parameters:
+    ///   - onEvent: gathering and connection state, on the loop.
+    ///   - onDatagram: each received datagram, on the loop. The buffer is valid only during the
+    ///     call, so the receive path can parse in place without copying.
+    public init(
+        loop: EventLoop, role: Role, localAddresses: [String],
+        onEvent: @escaping (Event) -> Void = { _ in },
+        onDatagram: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }
+    ) throws(ICEAgentError) {
+        loop.assertInLoop()
+        guard !localAddresses.isEmpty else { throw .creationFailed("no local addresses to gather on") }
+        self.loop = loop
+        self.role = role
+        self.localAddresses = localAddresses
+        self.eventHandler = onEvent
+        self.datagramHandler = onDatagram
+
+        let options = NiceAgentOption(NICE_AGENT_OPTION_REGULAR_NOMINATION.rawValue)
+        guard let agent = nice_agent_new_full(loop.context, NICE_COMPATIBILITY_RFC5245, options) else {
+            throw .creationFailed("nice_agent_new_full")
+        }
+        let object = UnsafeMutableRawPointer(agent)
+        agent_g_object_set_boolean(object, "controlling-mode", role == .controlling ? 1 : 0)
+        // Off: UPnP would multicast SSDP to the LAN, and ICE-TCP candidates are not used.
+        agent_g_object_set_boolean(object, "upnp", 0)
+        agent_g_object_set_boolean(object, "ice-tcp", 0)
+        agent_g_object_set_boolean(object, "ice-udp", 1)
+
+        for address in localAddresses {
+            var niceAddress = NiceAddress()
+            nice_address_init(&niceAddress)
+            guard nice_address_set_from_string(&niceAddress, address) != 0,
+                nice_address_ip_version(&niceAddress) == 4
+            else {
+                g_object_unref(object)
+                throw .invalidLocalAddress(address)
+            }
+            nice_agent_add_local_address(agent, &niceAddress)
+        }
+
+        let streamID = nice_agent_add_stream(agent, 1)
+        guard streamID != 0 else {
+            g_object_unref(object)
+            throw .creationFailed("nice_agent_add_stream")
+        }
+        self.agent = agent
+        self.streamID = streamID
+        self.callbackTarget = Unmanaged.passRetained(ICECallbackTarget())
+        callbackTarget.takeUnretainedValue().agent = self
+        connectSignals(agent)
+        nice_agent_attach_recv(
+            agent, streamID, Self.componentID, loop.context, iceReceiveTrampoline,
+            callbackTarget.toOpaque())
+    }
+
+    /// Creates the agent with candidates restricted by `allowList` (``ICEAllowList/resolve()``).
+    public convenience init(
+        loop: EventLoop, role: Role, allowList: ICEAllowList,
+        onEvent: @escaping (Event) -> Void = { _ in },
+        onDatagram: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }
+    ) throws(ICEAgentError) {
+        let addresses: [String]
+        do {
+            addresses = try allowList.resolve()
+        } catch {
+            throw .allowList(error)
+        }
+        try self.init(loop: loop, role: role, localAddresses: addresses, onEvent: onEvent, onDatagram: onDatagram)
+    }
+
+    deinit {
+        guard let agent else { return }
+        let teardown = NiceAgentTeardown(
+            agent: agent, streamID: streamID, context: loop.context,
+            signalHandlerIDs: signalHandlerIDs, callbackTarget: callbackTarget)
+        if loop.inLoop {
+            teardown.run()
+        } else {
+            loop.execute { teardown.run() }
+        }
+    }
+
+    // MARK: Gathering and credentials
+
+    /// Starts gathering host candidates on the allowed addresses. ``Event/gatheringDone`` follows.
+    public func gather() throws(ICEAgentError) {
+        try withAPI { () throws(ICEAgentError) in
+            let agent = try liveAgent()
+            guard nice_agent_gather_candidates(agent, streamID) != 0 else { throw .gatheringFailed }
+        }
+    }
+
+    /// Our ufrag and password for the SDP (`a=ice-ufrag`, `a=ice-pwd`).
+    public func localCredentials() throws(ICEAgentError) -> Credentials {
+        try withAPI { () throws(ICEAgentError) in
+            let agent = try liveAgent()
+            var ufrag: UnsafeMutablePointer<gchar>?
+            var password: UnsafeMutablePointer<gchar>?
+            guard nice_agent_get_local_credentials(agent, streamID, &ufrag, &password) != 0,
+                let ufrag, let password
+            else { throw .creationFailed("nice_agent_get_local_credentials") }
+            defer {
+                g_free(ufrag)
+                g_free(password)
+            }
+            return Credentials(ufrag: String(cString: ufrag), password: String(cString: password))
+        }
+    }
+
+    /// Local candidates gathered so far (complete after ``Event/gatheringDone``).
+    public func localCandidates() throws(ICEAgentError) -> [ICECandidate] {
+        try withAPI { () throws(ICEAgentError) in
+            let agent = try liveAgent()
+            let list = nice_agent_get_local_candidates(agent, streamID, Self.componentID)
+            defer { freeCandidateList(list) }
+            var result: [ICECandidate] = []
+            var node = list
+            while let current = node {
+                defer { node = current.pointee.next }
+                guard let raw = current.pointee.data else { continue }
+                let candidate = raw.assumingMemoryBound(to: NiceCandidate.self)
+                guard let sdp = nice_agent_generate_local_candidate_sdp(agent, candidate) else { continue }
+                defer { g_free(sdp) }
+                // libnice writes what RFC 5245 allows, so this only fails on a libnice bug.
+                if let parsed = try? ICECandidate(sdpAttribute: String(cString: sdp)) {
+                    result.append(parsed)
+                }
+            }
+            return result
+        }
+    }
+
+    /// Local candidates as `candidate:…` attribute values for SDP or trickle.
+    public func localCandidateAttributes() throws(ICEAgentError) -> [String] {
+        try localCandidates().map(\.sdpAttribute)
+    }
+
+    /// The peer's `a=ice-ufrag` and `a=ice-pwd`.
+    public func setRemoteCredentials(_ credentials: Credentials) throws(ICEAgentError) {
+        try Self.validate(credentials)
+        try withAPI { () throws(ICEAgentError) in
+            let agent = try liveAgent()
+            guard nice_agent_set_remote_credentials(agent, streamID, credentials.ufrag, credentials.password) != 0
+            else { throw .invalidCredentials("libnice refused the remote credentials") }
+            hasRemoteCredentials = true
+        }
+    }
+
+    // MARK: Remote candidates
+
+    /// Adds one remote candidate from its SDP attribute (`candidate:…` or `a=candidate:…`).
+    public func addRemoteCandidate(_ attribute: String) throws(ICEAgentError) {
+        let candidate: ICECandidate
+        do {
+            candidate = try ICECandidate(sdpAttribute: attribute)
+        } catch {
+            throw .invalidCandidate(error)
+        }
+        try addRemoteCandidate(candidate)
+    }
+
+    /// Adds one remote candidate. Before local gathering is done the candidate is held and added
+    /// afterwards, as libnice asks.
+    public func addRemoteCandidate(_ candidate: ICECandidate) throws(ICEAgentError) {
+        guard candidate.component == Self.componentID else { throw .unsupportedComponent(candidate.component) }
+        guard candidate.isUDP else { throw .unsupportedTransport(candidate.transport) }
+        try withAPI { () throws(ICEAgentError) in
+            _ = try liveAgent()
+            if isGatheringDone {
+                try applyRemoteCandidate(candidate)
+            } else {
+                remoteCandidatesBeforeGathering.append(candidate)
+            }
+        }
+    }
+
+    // MARK: Data
+
+    /// Sends one datagram on the selected pair.
+    public func send(_ bytes: UnsafeRawBufferPointer) throws(ICEAgentError) {
+        loop.assertInLoop()
+        guard let agent else { throw .closed }
+        let base = bytes.baseAddress?.assumingMemoryBound(to: gchar.self)
+        let sent = nice_agent_send(agent, streamID, Self.componentID, guint(bytes.count), base)
+        guard sent == bytes.count else { throw .sendFailed(length: bytes.count) }
+    }
+
+    public func send(_ bytes: [UInt8]) throws(ICEAgentError) {
+        let result: Result<Void, ICEAgentError> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(ICEAgentError) in try send(buffer) }
+        }
+        try result.get()
+    }
+
+    // MARK: Restart and close
+
+    /// ICE restart (RFC 5245 §9.1.1.1): new local credentials, and remote credentials and
+    /// candidates must be set again. Returns the new local credentials for the new offer/answer.
+    @discardableResult
+    public func restart() throws(ICEAgentError) -> Credentials {
+        try withAPI { () throws(ICEAgentError) in
+            let agent = try liveAgent()
+            guard nice_agent_restart_stream(agent, streamID) != 0 else {
+                throw .creationFailed("nice_agent_restart_stream")
+            }
+            hasRemoteCredentials = false
+        }
+        return try localCredentials()
+    }
+
+    /// Stops ICE and frees libnice. No events or datagrams are delivered afterwards. Idempotent.
+    public func close() {
+        loop.assertInLoop()
+        guard let agent else { return }
+        self.agent = nil
+        state = .closed
+        heldEvents.removeAll()
+        remoteCandidatesBeforeGathering.removeAll()
+        eventHandler = nil
+        datagramHandler = nil
+        NiceAgentTeardown(
+            agent: agent, streamID: streamID, context: loop.context,
+            signalHandlerIDs: signalHandlerIDs, callbackTarget: callbackTarget
+        ).run()
+        signalHandlerIDs = []
+    }
+
+    // MARK: libnice callbacks (on the loop)
+
+    fileprivate func handleGatheringDone(streamID: guint) {
+        loop.assertInLoop()
+        guard streamID == self.streamID, agent != nil, !isGatheringDone else { return }
+        isGatheringDone = true
+        let held = remoteCandidatesBeforeGathering
+        remoteCandidatesBeforeGathering.removeAll()
+        for candidate in held {
+            // Already validated when it was added; libnice may still refuse it, which is dropped
+            // here just as a peer's unusable candidate would be.
+            try? applyRemoteCandidate(candidate)
+        }
+        emit(.gatheringDone)
+    }
+
+    fileprivate func handleComponentState(streamID: guint, componentID: guint, niceState: guint) {
+        loop.assertInLoop()
+        guard streamID == self.streamID, componentID == Self.componentID, agent != nil else { return }
+        let newState: State
+        switch NiceComponentState(niceState) {
+        case NICE_COMPONENT_STATE_GATHERING: newState = .gathering
+        case NICE_COMPONENT_STATE_CONNECTING: newState = .connecting
+        case NICE_COMPONENT_STATE_CONNECTED, NICE_COMPONENT_STATE_READY: newState = .connected
+        case NICE_COMPONENT_STATE_FAILED: newState = .failed
+        case NICE_COMPONENT_STATE_DISCONNECTED: newState = .disconnected
+        default: return
+        }
+        guard newState != state else { return }
+        state = newState
+        emit(.stateChanged(newState))
+    }
+
+    fileprivate func handleSelectedPair(
+        local: UnsafeMutablePointer<NiceCandidate>?, remote: UnsafeMutablePointer<NiceCandidate>?
+    ) {
+        loop.assertInLoop()
+        guard let agent, let local, let remote else { return }
+        let localText = candidateText(agent: agent, local)
+        let remoteText = candidateText(agent: agent, remote)
+        emit(.selectedPair(local: localText, remote: remoteText))
+    }
+
+    fileprivate func handleDatagram(streamID: guint, bytes: UnsafeRawBufferPointer) {
+        loop.assertInLoop()
+        guard streamID == self.streamID, agent != nil else { return }
+        datagramHandler?(bytes)
+    }
+
+    // MARK: Helpers
+
+    private func liveAgent() throws(ICEAgentError) -> OpaquePointer {
+        guard let agent else { throw .closed }
+        return agent
+    }
+
+    /// Runs a libnice call, holding back events it raises until it returns.
+    private func withAPI<T>(_ body: () throws(ICEAgentError) -> T) throws(ICEAgentError) -> T {
+        loop.assertInLoop()
+        apiDepth += 1
+        defer {
+            apiDepth -= 1
+            if apiDepth == 0 { deliverHeldEvents() }
+        }
+        return try body()
+    }
+
+    private func emit(_ event: Event) {
+        if apiDepth > 0 {
+            heldEvents.append(event)
+        } else {
+            eventHandler?(event)
+        }
+    }
+
+    private func deliverHeldEvents() {
+        while !heldEvents.isEmpty, apiDepth == 0 {
+            let event = heldEvents.removeFirst()
+            eventHandler?(event)
+        }
+    }
+
+    private func applyRemoteCandidate(_ candidate: ICECandidate) throws(ICEAgentError) {
+        let agent = try liveAgent()
+        guard let parsed = nice_agent_parse_remote_candidate_sdp(agent, streamID, "a=" + candidate.sdpAttribute)
+        else { throw .candidateRejected(candidate.sdpAttribute) }
+        let list = g_slist_append(nil, parsed)
+        defer { freeCandidateList(list) }
+        guard nice_agent_set_remote_candidates(agent, streamID, Self.componentID, list) >= 1 else {
+            throw .candidateRejected(candidate.sdpAttribute)
+        }
+    }
+
+    private func candidateText(agent: OpaquePointer, _ candidate: UnsafeMutablePointer<NiceCandidate>) -> String {
+        guard let sdp = nice_agent_generate_local_candidate_sdp(agent, candidate) else { return "" }
+        defer { g_free(sdp) }
+        var text = String(cString: sdp)
+        if text.hasPrefix("a=") { text.removeFirst(2) }
+        return text
+    }
+
+    private func connectSignals(_ agent: OpaquePointer) {
+        let instance = UnsafeMutableRawPointer(agent)
+        let data = callbackTarget.toOpaque()
+        let gatheringDone: @convention(c) (OpaquePointer?, guint, gpointer?) -> Void = { _, stream, data in
+            ICECallbackTarget.agent(from: data)?.handleGatheringDone(streamID: stream)
+        }
+        let stateChanged: @convention(c) (OpaquePointer?, guint, guint, guint, gpointer?) -> Void = {
+            _, stream, component, state, data in
+            ICECallbackTarget.agent(from: data)?.handleComponentState(
+                streamID: stream, componentID: component, niceState: state)
+        }
+        let selectedPair:
+            @convention(c) (
+                OpaquePointer?, guint, guint, UnsafeMutablePointer<NiceCandidate>?,
+                UnsafeMutablePointer<NiceCandidate>?, gpointer?
+            ) -> Void = { _, _, _, local, remote, data in
+                ICECallbackTarget.agent(from: data)?.handleSelectedPair(local: local, remote: remote)
+            }
+        signalHandlerIDs = [
+            agent_g_signal_connect(
+                instance, "candidate-gathering-done", unsafeBitCast(gatheringDone, to: GCallback.self), data),
+            agent_g_signal_connect(
+                instance, "component-state-changed", unsafeBitCast(stateChanged, to: GCallback.self), data),
+            agent_g_signal_connect(
+                instance, "new-selected-pair-full", unsafeBitCast(selectedPair, to: GCallback.self), data),
+        ]
+    }
+
+    private static func validate(_ credentials: Credentials) throws(ICEAgentError) {
+        func isICEChars(_ text: String) -> Bool {
+            text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/") }
+        }
+        guard (4...256).contains(credentials.ufrag.count), isICEChars(credentials.ufrag) else {
+            throw .invalidCredentials("ufrag must be 4-256 ice-chars")
+        }
+        guard (22...256).contains(credentials.password.count), isICEChars(credentials.password) else {
+            throw .invalidCredentials("password must be 22-256 ice-chars")
+        }
+    }
+}
+
+/// Frees a GSList of NiceCandidate copies.
+private func freeCandidateList(_ list: UnsafeMutablePointer<GSList>?) {
+    var node = list
+    while let current = node {
+        if let data = current.pointee.data {
+            nice_candidate_free(data.assumingMemoryBound(to: NiceCandidate.self))
+        }
+        node = current.pointee.next
+    }
+    g_slist_free(list)
+}
+
+/// What libnice's callbacks receive as user data. It outlives the ICEAgent until the loop has
+/// disconnected every callback, and holds the agent weakly so a callback racing deinit finds nil.
+private final class ICECallbackTarget: @unchecked Sendable {
+    // @unchecked Sendable: `agent` is a weak reference (atomic to load and clear in Swift); it is
+    // written once on the loop in ICEAgent.init and read only on the loop by callbacks.
+    weak var agent: ICEAgent?
+
+    static func agent(from data: UnsafeMutableRawPointer?) -> ICEAgent? {
+        guard let data else { return nil }
+        return Unmanaged<ICECallbackTarget>.fromOpaque(data).takeUnretainedValue().agent
+    }
+}
+
+/// libnice delivers datagrams here, on the loop, from the stream's receive source.
+private func iceReceiveTrampoline(
+    _ agent: OpaquePointer?, _ streamID: guint, _ componentID: guint, _ length: guint,
+    _ buffer: UnsafeMutablePointer<gchar>?, _ data: gpointer?
+) {
+    guard let buffer, let target = ICECallbackTarget.agent(from: data) else { return }
+    target.handleDatagram(streamID: streamID, bytes: UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+}
+
+/// Detaches every callback and releases libnice's agent, on the loop.
+private struct NiceAgentTeardown: @unchecked Sendable {
+    // @unchecked Sendable: carries C pointers from deinit to the loop; `run` is only called on the
+    // loop (directly when deinit or close already runs there, else through `loop.execute`), and
+    // each teardown is created once per agent, so the pointers are used by one thread only.
+    let agent: OpaquePointer
+    let streamID: guint
+    let context: OpaquePointer
+    let signalHandlerIDs: [gulong]
+    let callbackTarget: Unmanaged<ICECallbackTarget>
+
+    func run() {
+        let object = UnsafeMutableRawPointer(agent)
+        nice_agent_attach_recv(agent, streamID, 1, context, nil, nil)
+        for id in signalHandlerIDs {
+            g_signal_handler_disconnect(object, id)
+        }
+        nice_agent_remove_stream(agent, streamID)
+        nice_agent_close_async(agent, nil, nil)
+        g_object_unref(object)
+        callbackTarget.release()
+    }
+}
