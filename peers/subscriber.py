@@ -169,6 +169,7 @@ async def run(args: argparse.Namespace) -> int:
     data_count = 0
     t0 = time.monotonic()
     started_at = None
+    ended_at = None
     feed_id = None
     handle = None
     failure: str | None = None
@@ -257,6 +258,7 @@ async def run(args: argparse.Namespace) -> int:
         if args.duration > 0:
             waits.append(asyncio.create_task(asyncio.sleep(args.duration)))
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        ended_at = time.monotonic()
         for t in waits:
             t.cancel()
         if client.closed.is_set():
@@ -282,7 +284,7 @@ async def run(args: argparse.Namespace) -> int:
         summary = {
             "feed": feed_id,
             "room": args.room,
-            "recorded_s": round(time.monotonic() - started_at, 3) if started_at else 0.0,
+            "recorded_s": round((ended_at or time.monotonic()) - started_at, 3) if started_at else 0.0,
             "audio_frames": audio.frames,
             "audio_samples": audio.samples,
             "audio_rate": audio.rate,
