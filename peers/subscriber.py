@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import signal
 import sys
@@ -175,6 +176,10 @@ async def run(args: argparse.Namespace) -> int:
     failure: str | None = None
     consumers: list[asyncio.Task] = []
 
+    # VP8 re-encoding takes milliseconds per frame: it runs on its own thread (one, to keep
+    # frame order) so the event loop keeps serving RTP, RTCP and SCTP on time.
+    video_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="webm")
+
     async def consume(track) -> None:
         sink = audio if track.kind == "audio" else video
         while True:
@@ -183,7 +188,10 @@ async def run(args: argparse.Namespace) -> int:
             except MediaStreamError:
                 return
             try:
-                sink.write(frame)
+                if sink is video:
+                    await loop.run_in_executor(video_thread, video.write, frame)
+                else:
+                    audio.write(frame)
             except Exception as exc:  # never let a bad frame kill the recorder
                 log(f"subscriber: {track.kind} frame dropped: {exc}")
 
@@ -277,6 +285,7 @@ async def run(args: argparse.Namespace) -> int:
         for t in consumers:
             t.cancel()
         await asyncio.gather(*consumers, return_exceptions=True)
+        video_thread.shutdown(wait=True)
         await client.close()
         audio.close()
         video.close()
