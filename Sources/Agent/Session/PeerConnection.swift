@@ -325,21 +325,8 @@ public final class PeerConnection: @unchecked Sendable {
 
     /// Protects and sends one RTP packet. Call on the loop.
     public func sendRTP(_ packet: [UInt8]) throws(PeerConnectionError) {
-        loop.assertInLoop()
-        guard let srtpOut, let ice else { throw .notConnected }
-        var protected = packet
-        do {
-            try srtpOut.protectRTP(&protected)
-            try ice.send(protected)
-        } catch let error as SRTPError {
-            throw .srtp(error)
-        } catch let error as ICEAgentError {
-            throw .ice(error)
-        } catch {
-            throw .notConnected
-        }
+        try protectAndSend(packet, isRTCP: false)
         counters.rtpOut += 1
-        counters.bytesOut += protected.count
     }
 
     /// Protects and sends one compound RTCP packet. Call on the loop.
@@ -350,20 +337,24 @@ public final class PeerConnection: @unchecked Sendable {
     }
 
     public func sendRTCP(bytes: [UInt8]) throws(PeerConnectionError) {
+        try protectAndSend(bytes, isRTCP: true)
+        counters.rtcpOut += 1
+    }
+
+    private func protectAndSend(_ packet: [UInt8], isRTCP: Bool) throws(PeerConnectionError) {
         loop.assertInLoop()
         guard let srtpOut, let ice else { throw .notConnected }
-        var protected = bytes
+        var protected = packet
         do {
-            try srtpOut.protectRTCP(&protected)
-            try ice.send(protected)
-        } catch let error as SRTPError {
-            throw .srtp(error)
-        } catch let error as ICEAgentError {
-            throw .ice(error)
+            if isRTCP { try srtpOut.protectRTCP(&protected) } else { try srtpOut.protectRTP(&protected) }
         } catch {
-            throw .notConnected
+            throw .srtp(error)
         }
-        counters.rtcpOut += 1
+        do {
+            try ice.send(protected)
+        } catch {
+            throw .ice(error)
+        }
         counters.bytesOut += protected.count
     }
 
