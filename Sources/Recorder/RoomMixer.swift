@@ -37,7 +37,8 @@ public final class RoomMixer {
     public private(set) var samplesClipped: Int64 = 0
 
     private struct Participant {
-        /// Timeline position up to which this participant's audio is in the window (or emitted).
+        /// Timeline position up to which this participant's audio is in the window (or emitted);
+        /// starts at its join position, as nothing is expected before.
         var delivered: Int64
         var active: Bool
     }
@@ -46,6 +47,9 @@ public final class RoomMixer {
     private var participants: [String: Participant] = [:]
     /// Interleaved sums for the samples from `emitted` on.
     private var window: [Int32] = []
+    /// The end of the furthest block anybody pushed: evidence of how far media time has got
+    /// (join positions are not, a late joiner announced ahead must not flush the others).
+    private var furthestPushed: Int64 = 0
     private var block: [Int16]
     private var finished = false
 
@@ -106,15 +110,15 @@ public final class RoomMixer {
         try emit(upTo: end - maxLatencySamples)
 
         var start = sample
-        if start < participant.delivered {
-            let duplicate = min(end, participant.delivered) - start
-            samplesOverlapped += duplicate
-            start += duplicate
-        }
         if start < emitted {
             let late = min(end, emitted) - start
             samplesDroppedLate += late
             start += late
+        }
+        if start < participant.delivered {
+            let duplicate = min(end, participant.delivered) - start
+            samplesOverlapped += duplicate
+            start += duplicate
         }
         if start < end {
             let windowStart = Int(start - emitted) * channels
@@ -126,6 +130,7 @@ public final class RoomMixer {
             }
         }
         participant.delivered = max(participant.delivered, end)
+        furthestPushed = max(furthestPushed, end)
         participants[id] = participant
         try emitReady(clock: nil)
     }
@@ -155,7 +160,7 @@ public final class RoomMixer {
     /// delivery) has left more than the latency budget behind.
     private func emitReady(clock: Int64?) throws(SoundFileError) {
         let active = participants.values.filter(\.active)
-        let furthest = max(clock ?? emitted, participants.values.map(\.delivered).max() ?? emitted)
+        let furthest = max(clock ?? emitted, furthestPushed)
         var ready = furthest - maxLatencySamples
         if !active.isEmpty, let slowest = active.map(\.delivered).min() {
             ready = max(ready, slowest)
