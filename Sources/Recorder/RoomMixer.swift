@@ -126,7 +126,7 @@ public final class RoomMixer {
             if window.count < windowEnd { window.append(contentsOf: repeatElement(0, count: windowEnd - window.count)) }
             let source = Int(start - sample) * channels
             for index in 0..<(windowEnd - windowStart) {
-                window[windowStart + index] += Int32(pcm[source + index])
+                window[windowStart + index] &+= Int32(pcm[source + index])
             }
         }
         participant.delivered = max(participant.delivered, end)
