@@ -20,6 +20,10 @@ import Testing
 
     @Test(.disabled(if: peersMissing, "no .venv with aiortc: run scripts/setup"))
     func answersAiortcAndReceivesMediaAndData() async throws {
+        try await SharedResourceLock.usrsctp.withShared { try await answerAiortc() }
+    }
+
+    private func answerAiortc() async throws {
         let offerer = try ChildProcess(Repository.python, [Repository.peer("offerer.py"), "--duration", "30"])
         defer { offerer.terminate() }
         let offerLine = try await offerer.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("{") }
