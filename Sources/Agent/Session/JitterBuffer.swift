@@ -76,6 +76,9 @@ public struct JitterBuffer: Sendable {
         var fragment: DepacketizedFragment
         var bytes: [UInt8]
         var arrival: MediaInstant
+        /// The codec refused the payload: the sequence number is accounted for (no hole to
+        /// wait on), but the frame it belongs to cannot be decoded.
+        var unusable: Bool
 
         var endsFrame: Bool { marker || fragment.endsFrame }
     }
@@ -92,6 +95,9 @@ public struct JitterBuffer: Sendable {
     private var highest: Int64?
     private var heldCount = 0
     private var pending: [Output] = []
+    /// False until the first frame is emitted or given up. Until then the first packets may
+    /// still be reordered, so the head can move back and a mid-frame head is waited on.
+    private var started = false
 
     public init(depacketizer: any Depacketizer, configuration: Configuration = Configuration()) {
         self.depacketizer = depacketizer
@@ -118,29 +124,37 @@ public struct JitterBuffer: Sendable {
             return .duplicate
         }
         if let head, sequence < head {
-            counters.late += 1
-            return .late
+            let capacity = Int64(configuration.capacity)
+            guard !started, (highest ?? head) - sequence < capacity else {
+                counters.late += 1
+                return .late
+            }
+            self.head = sequence  // reordered among the very first packets
         }
-        let fragment: DepacketizedFragment
+        var result = InsertResult.accepted
+        var fragment = DepacketizedFragment(range: 0..<0, startsFrame: false, isKeyframe: false)
         do {
             fragment = try depacketizer.fragment(of: payload)
         } catch {
             counters.malformed += 1
-            return .malformed(error)
+            result = .malformed(error)
         }
         if head == nil { head = sequence }
         if let head, sequence - head >= Int64(configuration.capacity) {
             makeRoom(newHead: sequence - Int64(configuration.capacity) + 1)
         }
-        let bytes = Array(UnsafeRawBufferPointer(rebasing: payload[fragment.range]))
+        let unusable = result != .accepted
+        let bytes = unusable ? [] : Array(UnsafeRawBufferPointer(rebasing: payload[fragment.range]))
         slots[Self.index(sequence, count: slots.count)] = Slot(
-            sequence: sequence, timestamp: timestamp, marker: marker, fragment: fragment, bytes: bytes, arrival: arrival)
+            sequence: sequence, timestamp: timestamp, marker: marker, fragment: fragment, bytes: bytes, arrival: arrival,
+            unusable: unusable)
         seen[seenIndex] = sequence
         heldCount += 1
         highest = max(highest ?? sequence, sequence)
+        guard !unusable else { return result }
         counters.received += 1
         if requested { counters.recovered += 1 }
-        return .accepted
+        return result
     }
 
     /// Frames that are complete, in order, and losses for frames waited on for longer than
@@ -165,6 +179,7 @@ public struct JitterBuffer: Sendable {
         while heldCount > 0 { giveUpHeadFrame(into: &outputs) }
         head = nil
         highest = nil
+        started = false
         for index in seen.indices { seen[index] = .min }
         return outputs
     }
@@ -204,14 +219,19 @@ public struct JitterBuffer: Sendable {
     private mutating func assembleCompleteFrames(into outputs: inout [Output]) {
         while let start = head, let first = slot(start) {
             guard first.fragment.startsFrame else {
-                // The start of this frame came before anything we hold (joined mid-frame): the
-                // rest cannot be decoded, so drop it without waiting.
-                _ = remove(start)
-                counters.discarded += 1
-                head = start + 1
+                // This frame's start is gone (or, early on, may still come): without it the
+                // rest cannot be decoded. Drop it, unless the stream is young and nothing
+                // later could be emitted anyway.
+                guard started || hasFrameStart(after: start) else { return }
+                giveUpHeadFrame(into: &outputs)
                 continue
             }
             guard let end = completeFrameEnd(from: start) else { return }
+            if (start...end).contains(where: { slot($0)?.unusable ?? false }) {
+                giveUpHeadFrame(into: &outputs)
+                continue
+            }
+            started = true
             var bytes: [UInt8] = []
             var completedAt = first.arrival
             for sequence in start...end {
@@ -228,6 +248,11 @@ public struct JitterBuffer: Sendable {
                         bytes: bytes, rtpTimestamp: first.timestamp, isKeyframe: first.fragment.isKeyframe,
                         firstSequence: start, lastSequence: end, completedAt: completedAt)))
         }
+    }
+
+    private func hasFrameStart(after sequence: Int64) -> Bool {
+        guard let highest, sequence < highest else { return false }
+        return (sequence + 1...highest).contains { slot($0)?.fragment.startsFrame ?? false }
     }
 
     private func oldestArrival() -> MediaInstant? {
@@ -252,6 +277,7 @@ public struct JitterBuffer: Sendable {
             if remove(sequence) == nil { missing += 1 } else { discarded += 1 }
         }
         head = next
+        started = true
         record(FrameLoss(firstSequence: start, lastSequence: next - 1, missingPackets: missing, discardedPackets: discarded), into: &outputs)
     }
 

@@ -104,6 +104,31 @@ import Testing
         #expect(buffer.counters.lost == 0)
     }
 
+    @Test func joiningMidFrameDropsTheFragmentOnceALaterFrameStarts() {
+        var buffer = JitterBuffer(depacketizer: VP8DepacketizerAdapter())
+        #expect(Self.feed(&buffer, sequence: 500, timestamp: 0, payload: [0x00, 1], at: .ms(0)).1.isEmpty)
+        #expect(Self.feed(&buffer, sequence: 501, timestamp: 0, marker: true, payload: [0x00, 2], at: .ms(1)).1.isEmpty)
+        let (_, outputs) = Self.feed(
+            &buffer, sequence: 502, timestamp: 3000, marker: true,
+            payload: RTPTestPacket.vp8Payload(startsFrame: true, keyframe: true, body: [3]), at: .ms(2))
+        #expect(Self.losses(outputs) == [JitterBuffer.FrameLoss(firstSequence: 500, lastSequence: 501, missingPackets: 0, discardedPackets: 2)])
+        #expect(Self.frames(outputs).map(\.bytes) == [[0x00, 3]])
+        #expect(buffer.counters.lost == 0)
+    }
+
+    @Test func refusedPayloadAccountsForItsNumberAndSpoilsOnlyItsFrame() {
+        var buffer = JitterBuffer(depacketizer: VP8DepacketizerAdapter())
+        _ = Self.feed(&buffer, sequence: 1, timestamp: 0, payload: RTPTestPacket.vp8Payload(startsFrame: true, keyframe: true, body: [1]), at: .ms(0))
+        #expect(Self.feed(&buffer, sequence: 2, timestamp: 0, payload: [0x80], at: .ms(1)).0 == .malformed(.vp8(.truncatedDescriptor)))
+        let (_, outputs) = Self.feed(&buffer, sequence: 3, timestamp: 0, marker: true, payload: [0x00, 3], at: .ms(2))
+        #expect(Self.losses(outputs) == [JitterBuffer.FrameLoss(firstSequence: 1, lastSequence: 3, missingPackets: 0, discardedPackets: 3)])
+        let (_, next) = Self.feed(
+            &buffer, sequence: 4, timestamp: 3000, marker: true, payload: RTPTestPacket.vp8Payload(startsFrame: true, body: [4]), at: .ms(3))
+        #expect(Self.frames(next).map(\.firstSequence) == [4])
+        #expect(buffer.counters.malformed == 1)
+        #expect(buffer.counters.received == 3)
+    }
+
     @Test func duplicatesAreCountedInBufferAndAfterEmission() {
         var buffer = JitterBuffer(depacketizer: OpusDepacketizer())
         _ = Self.feed(&buffer, sequence: 1, timestamp: 0, payload: [1], at: .ms(0))
@@ -153,6 +178,7 @@ import Testing
         var opus = JitterBuffer(depacketizer: OpusDepacketizer())
         #expect(Self.feed(&opus, sequence: 1, timestamp: 0, payload: [], at: .ms(0)).0 == .malformed(.emptyPayload))
         #expect(buffer.counters.malformed == 2)
-        #expect(buffer.count == 0)
+        #expect(buffer.counters.received == 0)
+        #expect(buffer.count == 2)  // held as unusable placeholders, so no hole is waited on
     }
 }

@@ -163,19 +163,21 @@ import Testing
         #expect(throws: ReceiveStreamError.unexpectedSSRC(7)) {
             try stream.receive(RTPTestPacket.make(sequence: 101, timestamp: 960, ssrc: 7, payload: [1]), arrival: .ms(1))
         }
+        // An empty Opus payload: refused, but its number is accounted for, so 102 need not wait.
         #expect(throws: ReceiveStreamError.malformedPayload(.emptyPayload)) {
             try stream.receive(RTPTestPacket.make(sequence: 101, timestamp: 960, payload: []), arrival: .ms(2))
         }
         // One absurd jump is dropped on probation; the stream goes on as if it never came.
-        #expect(throws: ReceiveStreamError.sequenceJump(distance: 30_000)) {
+        #expect(throws: ReceiveStreamError.sequenceJump(distance: 29_999)) {
             try stream.receive(RTPTestPacket.make(sequence: 30_100, timestamp: 960, payload: [1]), arrival: .ms(3))
         }
-        #expect(throws: ReceiveStreamError.sequenceJump(distance: -5_000)) {
+        #expect(throws: ReceiveStreamError.sequenceJump(distance: -4_901)) {
             try stream.receive(RTPTestPacket.make(sequence: 100 &- 4_900, timestamp: 960, payload: [1]), arrival: .ms(4))
         }
         #expect(try stream.receive(RTPTestPacket.make(sequence: 102, timestamp: 1920, payload: [2]), arrival: .ms(40)).count == 1)
         // Two in a row after a jump: the sender restarted; the stream follows without counting loss.
-        #expect(throws: ReceiveStreamError.sequenceJump(distance: 39_898)) {
+        // (40000 is nearer to 102 backwards across the wrap: 40000 − 65536 − 102.)
+        #expect(throws: ReceiveStreamError.sequenceJump(distance: -25_638)) {
             try stream.receive(RTPTestPacket.make(sequence: 40_000, timestamp: 2880, payload: [3]), arrival: .ms(60))
         }
         let restarted = try stream.receive(RTPTestPacket.make(sequence: 40_001, timestamp: 3840, payload: [4]), arrival: .ms(80))
@@ -189,6 +191,7 @@ import Testing
         #expect(stats.restarts == 1)
         #expect(stats.frames == 4)
         #expect(stats.lost == 0)
+        #expect(stats.packets == 5)  // 100, 101 (refused payload), 102, 40001, 40002
     }
 
     @Test func randomBytesNeverTrap() {
