@@ -26,7 +26,7 @@ public struct MediaInstant: Comparable, Hashable, Sendable, CustomStringConverti
 
     /// The instant `duration` later (earlier if negative); both clocks move together.
     public static func + (lhs: MediaInstant, rhs: Duration) -> MediaInstant {
-        let delta = rhs.nanoseconds
+        let delta = rhs.totalNanoseconds
         return MediaInstant(
             monotonicNanoseconds: lhs.monotonicNanoseconds &+ delta, wallNanoseconds: lhs.wallNanoseconds &+ delta)
     }
@@ -41,7 +41,7 @@ public struct MediaInstant: Comparable, Hashable, Sendable, CustomStringConverti
 
 extension Duration {
     /// The duration in whole nanoseconds, saturating at the Int64 range instead of trapping.
-    var nanoseconds: Int64 {
+    var totalNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !overflow else { return seconds < 0 ? .min : .max }

@@ -21,8 +21,12 @@ public struct ReceiveStream: Sendable {
         public var remoteSSRC: UInt32?
         /// Whether the session negotiated `nack` (RFC 4585) for this stream.
         public var nackEnabled: Bool
-        /// How often an RR with a report block goes out.
+        /// How often an RR with a report block goes out (only while the source is heard:
+        /// RFC 3550 §6.4 reports on sources heard since the last report).
         public var reportInterval: Duration
+        /// Keyframe requests pause when no packet came for this long: a silent sender (muted,
+        /// gone) cannot answer, and FIRs into the void only cost bandwidth.
+        public var inactivityTimeout: Duration
         /// RFC 3550 A.1: jumps beyond these are held on probation instead of accepted.
         public var maxDropout: Int64
         public var maxMisorder: Int64
@@ -32,7 +36,7 @@ public struct ReceiveStream: Sendable {
 
         public init(
             kind: Kind, clockRate: Int, localSSRC: UInt32, remoteSSRC: UInt32? = nil, nackEnabled: Bool = true,
-            reportInterval: Duration = .seconds(1), maxDropout: Int64 = 3000, maxMisorder: Int64 = 100,
+            reportInterval: Duration = .seconds(1), inactivityTimeout: Duration = .seconds(2), maxDropout: Int64 = 3000, maxMisorder: Int64 = 100,
             jitterBuffer: JitterBuffer.Configuration = .init(), nack: NACKGenerator.Configuration = .init(),
             keyframes: KeyframeRequester.Configuration = .init()
         ) {
@@ -42,6 +46,7 @@ public struct ReceiveStream: Sendable {
             self.remoteSSRC = remoteSSRC
             self.nackEnabled = nackEnabled
             self.reportInterval = reportInterval
+            self.inactivityTimeout = inactivityTimeout
             self.maxDropout = maxDropout
             self.maxMisorder = maxMisorder
             self.jitterBuffer = jitterBuffer
@@ -72,6 +77,8 @@ public struct ReceiveStream: Sendable {
     private var highestSequence: Int64?
     private var probationSequence: UInt16?
     private var lastReportAt: MediaInstant?
+    private var packetsAtLastReport = 0
+    private var lastPacketAt: MediaInstant?
     private var counts = ReceiveStreamStatistics()
     /// Frames completed while flushing for a restart, handed out with the next result.
     private var releasedFrames: [MediaFrame] = []
@@ -110,6 +117,7 @@ public struct ReceiveStream: Sendable {
         counts.packets += 1
         counts.bytes += header.payloadRange.count
         if counts.firstPacketAt == nil { counts.firstPacketAt = arrival }
+        lastPacketAt = max(lastPacketAt ?? arrival, arrival)
         reception.packetReceived(sequence: sequence, rtpTimestamp: timestamp, arrival: arrival)
         clockMapping.packetArrived(rtpTimestamp: timestamp, wallNanoseconds: arrival.wallNanoseconds)
         let requested = nackGenerator?.received(sequence, at: arrival) ?? false
@@ -233,14 +241,20 @@ public struct ReceiveStream: Sendable {
         handle(jitterBuffer.drain(now: now), now: now, into: &result.frames)
         var feedback: [RTCPPacket] = []
         if let nack = nackGenerator?.tick(now: now) { feedback.append(.nack(nack)) }
-        if let request = keyframeRequester?.tick(now: now) { feedback.append(request) }
+        if let lastPacketAt, now - lastPacketAt < configuration.inactivityTimeout,
+            let request = keyframeRequester?.tick(now: now)
+        {
+            feedback.append(request)
+        }
 
-        let reportDue = remoteSSRC != nil && counts.packets > 0 && (lastReportAt.map { now - $0 >= configuration.reportInterval } ?? true)
+        let heard = counts.packets > packetsAtLastReport
+        let reportDue = heard && (lastReportAt.map { now - $0 >= configuration.reportInterval } ?? true)
         guard reportDue || !feedback.isEmpty else { return result }
         var blocks: [ReceptionReport] = []
         if reportDue, let remoteSSRC {
             blocks.append(reception.makeReport(ssrc: remoteSSRC, now: now))
             lastReportAt = now
+            packetsAtLastReport = counts.packets
         }
         var datagram: [UInt8] = []
         RTCPPacket.receiverReport(ReceiverReport(ssrc: configuration.localSSRC, reports: blocks)).write(into: &datagram)

@@ -47,7 +47,7 @@ public struct ReceptionStatistics: Sendable {
         // Arrival is taken relative to the first packet so the Double keeps full precision.
         let origin = arrivalOrigin ?? arrival.monotonicNanoseconds
         arrivalOrigin = origin
-        let arrivalUnits = Double(arrival.monotonicNanoseconds - origin) * Double(clockRate) / 1e9
+        let arrivalUnits = Double(arrival.monotonicNanoseconds &- origin) * Double(clockRate) / 1e9
         let transit = arrivalUnits - Double(rtpTimestamp)
         if let previousTransit {
             let difference = abs(transit - previousTransit)

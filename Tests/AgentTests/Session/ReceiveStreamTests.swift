@@ -123,6 +123,52 @@ import Testing
         #expect(stats.nacks == 0)
     }
 
+    @Test func audioLossIsNACKedThreeTimesThenGivenUpAndTheStreamMovesOn() throws {
+        var stream = Self.audioStream()
+        var nackTimes: [Int64] = []
+        var frames: [Int64] = []
+        for time in stride(from: Int64(0), through: 800, by: 10) {
+            if time % 20 == 0, time != 40 {  // one Opus packet per 20 ms; the one due at 40 ms is lost
+                let sequence = UInt16(time / 20)
+                frames += try stream.receive(
+                    RTPTestPacket.make(sequence: sequence, timestamp: UInt32(time * 48), payload: [0xFC, UInt8(sequence)]),
+                    arrival: .ms(time)
+                ).map(\.lastSequence)
+            }
+            let tick = stream.tick(now: .ms(time))
+            frames += tick.frames.map(\.lastSequence)
+            for case .nack(let nack) in try Self.parse(tick.rtcp) {
+                #expect(nack.lostSequenceNumbers == [2])
+                nackTimes.append(time)
+            }
+        }
+        // Gap seen at 60 ms; first NACK after 20 ms of reorder tolerance, then every 100 ms (RTT).
+        #expect(nackTimes == [80, 180, 280])
+        // Packets 3… wait behind the hole until the jitter buffer gives up, 600 ms after packet 3.
+        #expect(frames == [0, 1] + Array(3...40))
+        let stats = stream.statistics
+        #expect(stats.lost == 1)
+        #expect(stats.recovered == 0)
+        #expect(stats.nacks == 3)
+        #expect(stats.plis == 0)
+        #expect(stats.frameLosses == 1)
+        #expect(stats.cumulativeLost == 1)
+    }
+
+    @Test func keyframeRequestsPauseWhileTheSenderIsSilent() throws {
+        var stream = Self.videoStream()
+        _ = try Self.vp8(&stream, sequence: 1, timestamp: 0, marker: true, startsFrame: true, body: [1], at: 0)
+        var requests: [Int64] = []
+        for time in stride(from: Int64(0), through: 5000, by: 250) {
+            if try !Self.parse(stream.tick(now: .ms(time)).rtcp).filter({ if case .receiverReport = $0 { false } else { true } }).isEmpty {
+                requests.append(time)
+            }
+        }
+        #expect(requests == [0, 500, 1000, 1500])
+        #expect(stream.statistics.plis == 2)
+        #expect(stream.statistics.firs == 2)
+    }
+
     @Test func senderReportMapsFramesToWallTimeAcrossTheTimestampWrap() throws {
         var stream = Self.audioStream()
         let start: UInt32 = 0xFFFF_FC40  // 960 samples before the wrap
