@@ -2,4 +2,6 @@
 public enum DepacketizerError: Error, Equatable, Sendable {
     case emptyPayload
     case vp8(VP8Error)
+    /// The depacketizer named bytes outside the payload (a bug in it, refused rather than trapped on).
+    case rangeOutsidePayload
 }

@@ -11,7 +11,12 @@
 /// `maxWait` (counted from the arrival of the oldest packet held) and is then given up: the
 /// buffer skips to the next frame start and reports the loss, so the caller can ask for a
 /// keyframe. Memory is bounded by `capacity` packets; a packet that would need more forces the
-/// oldest frames out the same way.
+/// oldest frames out the same way. Until the first frame is out, the first packets may still be
+/// reordered (or the stream joined mid-frame), so the head can move back and a head that does
+/// not start a frame is waited on until a later frame start shows the start is really gone.
+///
+/// A payload the depacketizer refuses is kept as an unusable placeholder: its sequence number
+/// is accounted for (nothing waits for it), but its frame is given up at once.
 public struct JitterBuffer: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Most packets held at once; also the widest sequence span held.
@@ -133,8 +138,12 @@ public struct JitterBuffer: Sendable {
         }
         var result = InsertResult.accepted
         var fragment = DepacketizedFragment(range: 0..<0, startsFrame: false, isKeyframe: false)
-        do {
+        do throws(DepacketizerError) {
             fragment = try depacketizer.fragment(of: payload)
+            // A depacketizer pointing outside the payload is a bug, but it must not trap here.
+            if fragment.range.lowerBound < 0 || fragment.range.upperBound > payload.count {
+                throw DepacketizerError.rangeOutsidePayload
+            }
         } catch {
             counters.malformed += 1
             result = .malformed(error)

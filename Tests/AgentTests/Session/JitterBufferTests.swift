@@ -129,6 +129,21 @@ import Testing
         #expect(buffer.counters.received == 3)
     }
 
+    /// A buggy codec adapter naming bytes past the payload end.
+    struct RogueDepacketizer: Depacketizer {
+        func fragment(of payload: UnsafeRawBufferPointer) throws(DepacketizerError) -> DepacketizedFragment {
+            DepacketizedFragment(range: 0..<(payload.count + 5), startsFrame: true, isKeyframe: true, endsFrame: true)
+        }
+    }
+
+    @Test func depacketizerRangeOutsideThePayloadIsRefusedNotTrapped() {
+        var buffer = JitterBuffer(depacketizer: RogueDepacketizer())
+        let (result, outputs) = Self.feed(&buffer, sequence: 1, timestamp: 0, payload: [1, 2], at: .ms(0))
+        #expect(result == .malformed(.rangeOutsidePayload))
+        #expect(Self.frames(outputs).isEmpty)
+        #expect(buffer.counters.malformed == 1)
+    }
+
     @Test func duplicatesAreCountedInBufferAndAfterEmission() {
         var buffer = JitterBuffer(depacketizer: OpusDepacketizer())
         _ = Self.feed(&buffer, sequence: 1, timestamp: 0, payload: [1], at: .ms(0))
