@@ -132,6 +132,8 @@ public struct ReceiveStream: Sendable {
         handle(jitterBuffer.drain(now: arrival), now: arrival, into: &frames)
         if case .malformed(let error) = result {
             counts.malformed += 1
+            // Frames this packet released (by spoiling its own frame) go out with the next call.
+            releasedFrames = frames
             throw .malformedPayload(error)
         }
         return frames

@@ -240,6 +240,22 @@ import Testing
         #expect(stats.packets == 5)  // 100, 101 (refused payload), 102, 40001, 40002
     }
 
+    @Test func framesReleasedByARefusedPayloadAreNotLost() throws {
+        var stream = Self.videoStream()
+        _ = try Self.vp8(&stream, sequence: 1, timestamp: 0, marker: true, startsFrame: true, keyframe: true, body: [1], at: 0)
+        _ = try Self.vp8(&stream, sequence: 2, timestamp: 3000, startsFrame: true, body: [2], at: 33)
+        // 3 is missing for now; frame 4 waits behind it.
+        #expect(try Self.vp8(&stream, sequence: 4, timestamp: 6000, marker: true, startsFrame: true, body: [4], at: 66).isEmpty)
+        // 3 arrives unreadable: frame 2 is spoiled, which releases frame 4.
+        #expect(throws: ReceiveStreamError.malformedPayload(.vp8(.truncatedDescriptor))) {
+            try stream.receive(RTPTestPacket.make(sequence: 3, timestamp: 3000, marker: true, payload: [0x80]), arrival: .ms(70))
+        }
+        let released = stream.tick(now: .ms(71)).frames
+        #expect(released.map(\.firstSequence) == [4])
+        #expect(stream.statistics.frames == 2)
+        #expect(stream.statistics.frameLosses == 1)
+    }
+
     @Test func randomBytesNeverTrap() {
         var stream = Self.videoStream()
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
