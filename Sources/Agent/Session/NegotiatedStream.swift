@@ -1,0 +1,56 @@
+/// One media section as offer/answer settled it: what arrives (or leaves) under which mid, with
+/// which payload type and clock, so the router and depacketizers can be set up.
+public struct NegotiatedStream: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        case audio, video, data
+    }
+
+    public enum Codec: String, Sendable {
+        case opus, vp8 = "VP8", vp9 = "VP9"
+
+        /// The rtpmap encoding name, compared case-insensitively (RFC 8866 §6.6).
+        static func from(encodingName: String) -> Codec? {
+            switch encodingName.lowercased() {
+            case "opus": .opus
+            case "vp8": .vp8
+            case "vp9": .vp9
+            default: nil
+            }
+        }
+    }
+
+    public var mid: String
+    public var kind: Kind
+    /// nil for data, and for a section we rejected.
+    public var codec: Codec?
+    public var payloadType: UInt8?
+    public var clockRate: Int
+    public var channels: Int
+    /// The retransmission payload type (RFC 4588) paired with `payloadType`, if offered.
+    public var rtxPayloadType: UInt8?
+    /// SSRCs the offer announced for this section: media first, then RTX (from ssrc-group FID).
+    public var ssrcs: [UInt32]
+    /// The header extension id carrying the MID (RFC 8843 §15.2), when negotiated.
+    public var midExtensionID: UInt8?
+    /// Why the section was rejected (port 0 in the answer), or nil when accepted.
+    public var rejection: String?
+
+    public init(
+        mid: String, kind: Kind, codec: Codec? = nil, payloadType: UInt8? = nil, clockRate: Int = 0,
+        channels: Int = 0, rtxPayloadType: UInt8? = nil, ssrcs: [UInt32] = [], midExtensionID: UInt8? = nil,
+        rejection: String? = nil
+    ) {
+        self.mid = mid
+        self.kind = kind
+        self.codec = codec
+        self.payloadType = payloadType
+        self.clockRate = clockRate
+        self.channels = channels
+        self.rtxPayloadType = rtxPayloadType
+        self.ssrcs = ssrcs
+        self.midExtensionID = midExtensionID
+        self.rejection = rejection
+    }
+
+    public var isAccepted: Bool { rejection == nil }
+}

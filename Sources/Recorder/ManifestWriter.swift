@@ -1,0 +1,81 @@
+import Foundation
+
+/// Writes manifest.json so a reader never sees half of one: the JSON goes to a temporary file in
+/// the same directory, is fsynced, then renamed over manifest.json (rename(2) within one file
+/// system is atomic), and the directory is fsynced so the rename survives a power cut.
+///
+/// The recording refreshes the manifest while it runs (at least every 5 s, ARCHITECTURE.md) so a
+/// killed recorder leaves a current one. The caller owns the clock: it calls
+/// ``refreshIfDue(now:_:)`` often (every second is plenty) and the writer writes when
+/// ``refreshInterval`` has passed since the last write.
+///
+/// Not thread-safe: one thread (the recorder's control loop) owns it.
+public final class ManifestWriter {
+    public static let fileName = "manifest.json"
+
+    public let directory: String
+    public let path: String
+    public let refreshInterval: Duration
+    /// Manifests written.
+    public private(set) var writes = 0
+    private var lastWrite: ContinuousClock.Instant?
+    private var temporaryCounter = 0
+
+    public init(directory: String, refreshInterval: Duration = .seconds(2)) {
+        self.directory = directory
+        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        self.refreshInterval = refreshInterval
+    }
+
+    /// Writes `manifest` now and restarts the refresh interval from `now`.
+    public func write(_ manifest: RecordingManifest, now: ContinuousClock.Instant = .now) throws(SinkError) {
+        let data: Data
+        do {
+            data = try manifest.encodedJSON() + Data("\n".utf8)
+        } catch {
+            throw SinkError(operation: "encode", path: path, reason: "\(error)")
+        }
+        try replaceAtomically(with: [UInt8](data))
+        lastWrite = now
+        writes += 1
+    }
+
+    /// Writes the manifest `make` builds when the refresh interval has passed since the last write
+    /// (or nothing was written yet). Returns whether it wrote.
+    @discardableResult
+    public func refreshIfDue(now: ContinuousClock.Instant, _ make: () -> RecordingManifest) throws(SinkError) -> Bool {
+        if let lastWrite, now - lastWrite < refreshInterval { return false }
+        try write(make(), now: now)
+        return true
+    }
+
+    private func replaceAtomically(with bytes: [UInt8]) throws(SinkError) {
+        temporaryCounter += 1
+        // Hidden, and unique per process and write, so concurrent recorders never share one.
+        let temporary = (directory as NSString).appendingPathComponent(
+            ".\(Self.fileName).\(getpid()).\(temporaryCounter).tmp")
+        do {
+            let sink = try FileByteSink(path: temporary)
+            try sink.append(bytes)
+            try sink.close()  // fsyncs
+        } catch {
+            unlink(temporary)
+            throw error as? SinkError ?? SinkError(operation: "write", path: temporary, reason: "\(error)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SinkError(operation: "rename", path: path, reason: reason)
+        }
+        syncDirectory()
+    }
+
+    /// Makes the rename durable. Best effort: a file system that cannot fsync a directory still
+    /// has the complete new manifest in place.
+    private func syncDirectory() {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        _ = close(descriptor)
+    }
+}

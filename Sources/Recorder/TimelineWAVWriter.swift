@@ -1,0 +1,186 @@
+import Agent
+
+/// Writes one participant's decoded audio to a WAV file laid on the recording's timeline: sample 0
+/// of the file is the recording's t=0, whenever the participant joined (ARCHITECTURE.md, Timing).
+///
+/// Audio arrives as blocks of PCM placed at a media time, counted in 48 kHz samples from t=0 (one
+/// "sample" here is one per-channel sample, i.e. a frame). The writer keeps the file contiguous:
+///
+///     file:   |silence (late join)|audio|gap: silence or PLC|audio|overlap trimmed|audio|pad at finish|
+///             0                   ^ first block's position                                            ^ end
+///
+/// - A block ahead of what is written leaves a gap, filled with silence, or with packet loss
+///   concealment samples from the caller when the gap is at most ``maxConcealedGap``.
+/// - A block behind (a late or duplicated packet) loses the part already covered; a block wholly
+///   behind is dropped. The file never goes back.
+/// - ``finish(atSample:)`` pads with silence to the recording's end, so every WAV of a recording
+///   has the same length and they line up sample for sample.
+///
+/// **Mono by default.** Browsers signal Opus as stereo but send mono content; decoding with
+/// `OpusDecoder(channels: 1)` downmixes, halves the file size and loses nothing. Pass
+/// `channels: 2` for a participant that really sends stereo.
+///
+/// The file is 48 kHz signed 16-bit through ``SoundFileWriter``, whose header stays valid while
+/// the file grows, so a killed recorder leaves a playable WAV. A forward jump is filled however
+/// long it is (a participant may stay silent for minutes): callers must map RTP time sanely.
+///
+/// Not thread-safe: one writer thread owns it.
+public final class TimelineWAVWriter {
+    public static let sampleRate = 48_000
+    /// Positions are refused beyond ±2^40 samples (about 265 days), so arithmetic on a garbage
+    /// timestamp cannot overflow.
+    public static let validPositions: ClosedRange<Int64> = -(1 << 40)...(1 << 40)
+
+    public let path: String
+    public let channels: Int
+    /// The longest gap (in samples) filled with the caller's concealment; longer gaps are silence,
+    /// as PLC past ~120 ms only fades out anyway.
+    public var maxConcealedGap: Int64 = 5760
+
+    /// Samples of the timeline written so far: the position the next block continues from.
+    public private(set) var position: Int64 = 0
+    /// Samples of real (caller-provided, placed) audio written.
+    public private(set) var samplesWritten: Int64 = 0
+    /// Samples of silence written to fill gaps (late join, DTX, loss) and the final padding.
+    public private(set) var silenceInserted: Int64 = 0
+    /// Samples of concealment written into short gaps.
+    public private(set) var concealedInserted: Int64 = 0
+    /// How many blocks overlapped what was already written and were trimmed or dropped.
+    public private(set) var overlapsTrimmed = 0
+    /// Samples discarded by those trims.
+    public private(set) var samplesTrimmed: Int64 = 0
+    /// Gaps filled, as timeline ranges, so the manifest can list them.
+    public private(set) var gaps: [Range<Int64>] = []
+
+    private let writer: SoundFileWriter
+    private var finished = false
+
+    /// Creates (or truncates) the WAV file at `path`.
+    public convenience init(path: String, channels: Int = 1) throws(SoundFileError) {
+        guard channels == 1 || channels == 2 else { throw .invalidArgument("channels must be 1 or 2, got \(channels)") }
+        try self.init(writer: SoundFileWriter(path: path, sampleRate: Self.sampleRate, channels: channels, format: .wav))
+    }
+
+    /// Wraps an empty 48 kHz writer.
+    public init(writer: SoundFileWriter) throws(SoundFileError) {
+        guard writer.sampleRate == Self.sampleRate else {
+            throw .invalidArgument("timeline WAVs are \(Self.sampleRate) Hz, writer is \(writer.sampleRate) Hz")
+        }
+        guard writer.framesWritten == 0 else { throw .invalidArgument("writer already holds audio") }
+        self.writer = writer
+        path = writer.path
+        channels = writer.channels
+    }
+
+    deinit {
+        try? writer.close()
+    }
+
+    /// What happened to one block.
+    public struct Placement: Equatable, Sendable {
+        /// Samples of silence written before the block.
+        public var silence: Int64 = 0
+        /// Samples of concealment written before the block.
+        public var concealed: Int64 = 0
+        /// Samples of the block dropped because they overlapped what was written.
+        public var trimmed: Int64 = 0
+        /// Samples of the block written.
+        public var written: Int64 = 0
+    }
+
+    /// Writes interleaved `pcm` so that its first sample lands at `sample` on the timeline.
+    ///
+    /// - Parameter conceal: asked for `n` samples (per channel, interleaved output) when the gap
+    ///   before the block is at most ``maxConcealedGap``; e.g. `{ try? decoder.conceal(samplesPerChannel: $0) }`
+    ///   rounded as the decoder needs. Fewer samples than asked are completed with silence, more
+    ///   are cut.
+    @discardableResult
+    public func write(_ pcm: [Int16], atSample sample: Int64,
+                      conceal: ((Int) -> [Int16]?)? = nil) throws(SoundFileError) -> Placement {
+        guard !finished else { throw .closed(path: path) }
+        guard pcm.count % channels == 0 else {
+            throw .invalidArgument("\(pcm.count) samples is not a whole number of \(channels)-channel frames")
+        }
+        guard Self.validPositions.contains(sample) else { throw .invalidArgument("position \(sample) is beyond any recording") }
+        var placement = Placement()
+        let frames = Int64(pcm.count / channels)
+        guard frames > 0 else { return placement }
+
+        var skip: Int64 = 0
+        if sample < position {
+            skip = min(frames, position - sample)
+            placement.trimmed = skip
+            overlapsTrimmed += 1
+            samplesTrimmed += skip
+            if skip == frames { return placement }
+        } else if sample > position {
+            let gap = sample - position
+            let start = position
+            if let conceal, gap <= maxConcealedGap {
+                placement.concealed = try writeConcealment(frames: gap, conceal)
+                placement.silence = gap - placement.concealed
+            } else {
+                placement.silence = gap
+            }
+            try writeSilence(frames: placement.silence)
+            gaps.append(start..<sample)
+        }
+
+        let offset = Int(skip) * channels
+        try write(pcm[offset...])
+        placement.written = frames - skip
+        samplesWritten += placement.written
+        return placement
+    }
+
+    /// Pads with silence up to `end` (the recording's end, in samples) and closes the file. A
+    /// writer already past `end` keeps its length; the caller should pass the largest end among
+    /// the recording's writers. Idempotent once it succeeded.
+    public func finish(atSample end: Int64) throws(SoundFileError) {
+        guard !finished else { return }
+        guard end <= Self.validPositions.upperBound else { throw .invalidArgument("position \(end) is beyond any recording") }
+        if end > position {
+            let start = position
+            try writeSilence(frames: end - position)
+            gaps.append(start..<end)
+        }
+        finished = true
+        try writer.close()
+    }
+
+    /// Closes without padding (e.g. on an output error). Idempotent; reports the first error.
+    public func close() throws(SoundFileError) {
+        finished = true
+        try writer.close()
+    }
+
+    /// Forces written audio to disk.
+    public func sync() {
+        writer.sync()
+    }
+
+    private func writeSilence(frames: Int64) throws(SoundFileError) {
+        guard frames > 0 else { return }
+        try writer.writeSilence(frames: Int(frames))
+        position += frames
+        silenceInserted += frames
+    }
+
+    /// Writes up to `frames` samples of the caller's concealment and returns how many it wrote.
+    private func writeConcealment(frames: Int64, _ conceal: (Int) -> [Int16]?) throws(SoundFileError) -> Int64 {
+        guard let samples = conceal(Int(frames)) else { return 0 }
+        let usable = min(Int64(samples.count / channels), frames)
+        guard usable > 0 else { return 0 }
+        try write(samples[0..<(Int(usable) * channels)])
+        concealedInserted += usable
+        return usable
+    }
+
+    private func write(_ samples: ArraySlice<Int16>) throws(SoundFileError) {
+        let result = samples.withUnsafeBufferPointer { buffer in
+            Result { () throws(SoundFileError) in try writer.write(buffer) }
+        }
+        try result.get()
+        position += Int64(samples.count / channels)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+
+/// A peer program the interop tests run beside them (aiortc scripts). Its stdout is collected
+/// line by line, so tests can wait for a line with a deadline instead of sleeping; stderr is kept
+/// for failure messages. `terminate()` is idempotent and runs on every test path via `defer`.
+final class ChildProcess: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let process: Process
+    private let stdinPipe = Pipe()
+    private let output = CapturedStreams()
+    let name: String
+
+    init(_ executable: String, _ arguments: [String], name: String? = nil, environment: [String: String]? = nil) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let stdoutPipe = Pipe()
+        let stderrPipe = Pipe()
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        process.standardInput = stdinPipe
+        self.process = process
+        self.name = name ?? URL(fileURLWithPath: arguments.first ?? executable).lastPathComponent
+        let output = self.output
+        stdoutPipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return }
+            output.appendStdout(data)
+        }
+        stderrPipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return }
+            output.appendStderr(data)
+        }
+        try process.run()
+    }
+
+    deinit { terminate() }
+
+    var isRunning: Bool { process.isRunning }
+    var stdoutLines: [String] { output.lines.withLock { $0 } }
+    var stderr: String { output.errorText.withLock { $0 } }
+
+    /// Writes one line to the child's stdin.
+    func send(line: String) {
+        stdinPipe.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits for the first stdout line matching `predicate`, polling until `timeout`.
+    func waitForLine(timeout: Duration, where predicate: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = stdoutLines.first(where: predicate) { return line }
+            if !process.isRunning {
+                if let line = stdoutLines.first(where: predicate) { return line }
+                throw Failure(description: "\(name) exited with \(process.terminationStatus) before the line came; stderr: \(stderr.suffix(2000))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Failure(description: "\(name): no matching line within \(timeout); stderr: \(stderr.suffix(2000))")
+    }
+
+    /// SIGTERM, then SIGKILL if it lingers. Idempotent.
+    func terminate() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// What a child printed, split into lines as it arrives.
+final class CapturedStreams: Sendable {
+    let lines = Mutex<[String]>([])
+    let errorText = Mutex<String>("")
+    private let partial = Mutex<String>("")
+
+    func appendStdout(_ data: Data) {
+        let complete: [String] = partial.withLock { buffer in
+            buffer += String(decoding: data, as: UTF8.self)
+            var found: [String] = []
+            while let newline = buffer.firstIndex(of: "\n") {
+                found.append(String(buffer[..<newline]))
+                buffer = String(buffer[buffer.index(after: newline)...])
+            }
+            return found
+        }
+        lines.withLock { $0 += complete }
+    }
+
+    func appendStderr(_ data: Data) {
+        errorText.withLock { text in
+            text += String(decoding: data, as: UTF8.self)
+            if text.count > 20_000 { text = String(text.suffix(10_000)) }
+        }
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes. For readiness: never a fixed sleep.
+func pollUntil(timeout: Duration, _ what: String, _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw ChildProcess.Failure(description: "timed out after \(timeout) waiting for \(what)") }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
+/// Paths inside the repository, found from this file's location.
+enum Repository {
+    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static var python: String { root.appendingPathComponent(".venv/bin/python").path }
+    static func peer(_ script: String) -> String { root.appendingPathComponent("peers/\(script)").path }
+    static var hasPeers: Bool { FileManager.default.isExecutableFile(atPath: python) }
+}
