@@ -129,6 +129,22 @@ import Testing
         #expect(buffer.counters.received == 3)
     }
 
+    @Test func vp9PictureWithTwoSpatialLayersIsOneFrame() {
+        var buffer = JitterBuffer(depacketizer: VP9DepacketizerAdapter())
+        // Descriptor: I=0 P=0 L=1 F=0 B=1 E=1 (0x2C); layer byte TID 0, SID 0 or 1; TL0PICIDX.
+        let base: [UInt8] = [0x2C, 0x00, 0x07, 0xB0, 0xB1]
+        let enhancement: [UInt8] = [0x2C, 0x02, 0x07, 0xE0]
+        #expect(Self.feed(&buffer, sequence: 1, timestamp: 0, payload: base, at: .ms(0)).1.isEmpty)
+        let (_, outputs) = Self.feed(&buffer, sequence: 2, timestamp: 0, marker: true, payload: enhancement, at: .ms(1))
+        let frames = Self.frames(outputs)
+        #expect(frames.map(\.bytes) == [[0xB0, 0xB1, 0xE0]])
+        #expect(frames.first?.isKeyframe == true)
+        // An inter picture (P=1: 0x6C) on the base layer alone.
+        let (_, next) = Self.feed(&buffer, sequence: 3, timestamp: 3000, marker: true, payload: [0x6C, 0x00, 0x08, 0xC0], at: .ms(33))
+        #expect(Self.frames(next).map(\.isKeyframe) == [false])
+        #expect(Self.feed(&buffer, sequence: 4, timestamp: 6000, payload: [0x2C, 0x00], at: .ms(34)).0 == .malformed(.vp9(.truncatedDescriptor)))
+    }
+
     /// A buggy codec adapter naming bytes past the payload end.
     struct RogueDepacketizer: Depacketizer {
         func fragment(of payload: UnsafeRawBufferPointer) throws(DepacketizerError) -> DepacketizedFragment {
