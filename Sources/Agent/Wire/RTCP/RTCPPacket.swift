@@ -1,5 +1,5 @@
 /// One packet of a compound RTCP datagram (RFC 3550 §6.1), decoded as far as agentd needs.
-/// Types we do not act on (SDES, APP, REMB, transport-wide CC, …) are kept as `.other` so
+/// Types we do not act on (APP, REMB, transport-wide CC, …) are kept as `.other` so
 /// they can be counted, not dropped as errors.
 public enum RTCPPacket: Equatable, Sendable {
     case senderReport(SenderReport)
@@ -8,6 +8,7 @@ public enum RTCPPacket: Equatable, Sendable {
     case pictureLoss(PictureLossIndication)
     case fullIntraRequest(FullIntraRequest)
     case goodbye(Goodbye)
+    case sourceDescription(SourceDescription)
     case other(packetType: UInt8, format: UInt8)
 
     /// Splits and decodes a compound datagram. A malformed packet fails the whole datagram, as
@@ -43,6 +44,8 @@ public enum RTCPPacket: Equatable, Sendable {
             return .receiverReport(try ReceiverReport.parse(bytes, header: header, at: offset))
         case (RTCPHeader.goodbye, _):
             return .goodbye(try Goodbye.parse(bytes, header: header, at: offset))
+        case (RTCPHeader.sourceDescription, _):
+            return .sourceDescription(try SourceDescription.parse(bytes, header: header, at: offset))
         case (RTCPHeader.transportFeedback, GenericNACK.format):
             return .nack(try GenericNACK.parse(bytes, header: header, at: offset))
         case (RTCPHeader.payloadFeedback, PictureLossIndication.format):
@@ -62,6 +65,7 @@ public enum RTCPPacket: Equatable, Sendable {
         case .pictureLoss(let packet): packet.write(into: &output)
         case .fullIntraRequest(let packet): packet.write(into: &output)
         case .goodbye(let packet): packet.write(into: &output)
+        case .sourceDescription(let packet): packet.write(into: &output)
         case .other: break
         }
     }

@@ -67,8 +67,28 @@ import Testing
     }
 
     @Test func unknownTypesAreKeptNotFailed() throws {
-        let sdes: [UInt8] = [0x81, 202, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01]
-        #expect(try RTCPPacket.parseCompound(sdes) == [.other(packetType: 202, format: 1)])
+        let app: [UInt8] = [0x81, 204, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x41, 0x42, 0x43, 0x44]
+        #expect(try RTCPPacket.parseCompound(app) == [.other(packetType: 204, format: 1)])
+    }
+
+    @Test func sourceDescriptionCarriesTheCNAME() throws {
+        let sdes: [UInt8] = [
+            0x81, 202, 0x00, 0x03,  // SC=1, length 3 words
+            0x00, 0x00, 0x00, 0x2A,  // SSRC 42
+            0x01, 0x03, 0x61, 0x62, 0x63,  // CNAME "abc"
+            0x00, 0x00, 0x00,  // END + padding
+        ]
+        let expected = SourceDescription(chunks: [.init(source: 42, cname: "abc")])
+        #expect(try RTCPPacket.parseCompound(sdes) == [.sourceDescription(expected)])
+        var written: [UInt8] = []
+        expected.write(into: &written)
+        #expect(written == sdes)
+        let padded = SourceDescription(chunks: [.init(source: 7, cname: "agent")])
+        var bytes: [UInt8] = []
+        RTCPPacket.receiverReport(ReceiverReport(ssrc: 7, reports: [])).write(into: &bytes)
+        padded.write(into: &bytes)
+        #expect(try RTCPPacket.parseCompound(bytes).last == .sourceDescription(padded))
+        #expect(throws: RTCPError.self) { try RTCPPacket.parseCompound([0x81, 202, 0x00, 0x01, 0, 0, 0, 1]) }
     }
 
     @Test(arguments: [
