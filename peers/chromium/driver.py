@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Headless Chromium (real libwebrtc) as a Janus VideoRoom test peer.
 
   driver.py publish   --ws URL --room ROOM --display NAME [--tone HZ] [--video-codec vp8|vp9]
@@ -25,6 +25,7 @@ Standard library only: runs with /usr/bin/python3 or the repo's .venv.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import fcntl
 import ipaddress
 import json
@@ -97,10 +98,11 @@ def make_media(workdir: Path, args: argparse.Namespace) -> tuple[Path, Path]:
     cmd_video = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
                  "-i", f"testsrc=size={width}x{height}:rate={args.fps:g}",
                  "-t", f"{args.video_seconds:g}", "-pix_fmt", "yuv420p", str(y4m)]
+    # aevalsrc, not ffmpeg's `sine` source: that one is fixed at 1/8 full scale (-18 dBFS peak).
     # A whole number of seconds of a sine loops with at most a tiny phase step per loop.
     cmd_audio = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
-                 "-i", f"sine=frequency={args.tone:g}:sample_rate=48000:duration={args.audio_seconds:g}",
-                 "-af", f"volume={args.tone_gain:g}", "-ac", "1", "-c:a", "pcm_s16le", str(wav)]
+                 "-i", f"aevalsrc={args.tone_gain:g}*sin(2*PI*{args.tone:g}*t):s=48000:d={args.audio_seconds:g}",
+                 "-ac", "1", "-c:a", "pcm_s16le", str(wav)]
     procs = [subprocess.Popen(c, stdin=subprocess.DEVNULL) for c in (cmd_video, cmd_audio)]
     for p, c in zip(procs, (cmd_video, cmd_audio)):
         if p.wait(timeout=60) != 0:
@@ -130,6 +132,8 @@ def stop_group(proc: subprocess.Popen | None, name: str, grace: float = 3.0) -> 
         return
     pgid = proc.pid  # session leader: its pgid is its pid, and only our children are in it
     for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 2.0)):
+        if proc.poll() is not None and not group_alive(pgid):
+            return  # nothing left; do not signal a group id that might get reused
         try:
             os.killpg(pgid, sig)
         except ProcessLookupError:
@@ -139,20 +143,44 @@ def stop_group(proc: subprocess.Popen | None, name: str, grace: float = 3.0) -> 
             if proc.poll() is not None and not group_alive(pgid):
                 return
             time.sleep(0.05)
+        if sig == signal.SIGTERM:
+            log(f"{name}: pids {group_members(pgid)} still running {wait:g}s after SIGTERM, sending SIGKILL")
     try:
         proc.wait(timeout=1)
     except subprocess.TimeoutExpired:
         log(f"{name} (pid {proc.pid}) did not exit")
 
 
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes in process group pgid. Zombies do not count: Chromium's
+    zygotes outlive the browser as zombies until whoever inherits them reaps them, and
+    killpg(pgid, 0) would keep reporting them."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        if len(fields) > 2 and fields[0] != "Z" and fields[2] == str(pgid):
+            out.append(int(entry))
+    return out
+
+
 def group_alive(pgid: int) -> bool:
+    return bool(group_members(pgid))
+
+
+def die_with_parent() -> None:
+    """In the child before exec: SIGKILL it when the driver dies, even by SIGKILL, so a crashed
+    or killed test never leaves a browser behind. Survives `ip netns exec`'s exec (not setuid)."""
     try:
-        os.killpg(pgid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
 
 
 def start_page_server(www: Path) -> tuple[subprocess.Popen, int]:
@@ -170,7 +198,7 @@ def start_page_server(www: Path) -> tuple[subprocess.Popen, int]:
         "s.serve_forever()\n"
     )
     proc = subprocess.Popen(netns_cmd([sys.executable, "-c", code, str(www)]), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, start_new_session=True, preexec_fn=die_with_parent)
     assert proc.stdout is not None
     line = proc.stdout.readline().decode().strip()
     if not line.isdigit():
@@ -205,6 +233,7 @@ class Chromium:
         def child_fds() -> None:
             os.dup2(cmd_r, 3)
             os.dup2(resp_w, 4)
+            die_with_parent()
 
         flags = CHROMIUM_FLAGS + [resolver_rules(ws_host), f"--user-data-dir={workdir / 'profile'}"] \
             + extra_flags + ["about:blank"]
@@ -291,15 +320,17 @@ class Chromium:
         if self.proc.poll() is None and not self.closed:
             try:
                 self.send("Browser.close")
-                deadline = time.monotonic() + 3
-                while self.proc.poll() is None and time.monotonic() < deadline:
-                    try:
-                        self.pump(0.1)
-                    except DriverError:
-                        break
             except OSError:
                 pass
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        if self.verbose:
+            log(f"browser exited: {self.proc.poll()}")
         stop_group(self.proc, "chromium")
+        if self.verbose:
+            log("browser process group gone")
         for fd in (self._out, self._in):
             try:
                 os.close(fd)
@@ -403,6 +434,8 @@ def run(args: argparse.Namespace) -> int:
         if browser is not None:
             browser.close()
         stop_group(server, "page server")
+        if args.verbose:
+            log("page server gone")
         if args.keep_workdir:
             log(f"kept {workdir}")
         else:

@@ -4,7 +4,7 @@
 // inbound-rtp getStats every second.
 //
 // Query: ws, room, feed_id | feed_display, find_timeout (s), display, pin, token, debug=0|1.
-// Reports: ready {feed, room} on webrtcup; stats {t, audio, video, streams} every second.
+// Reports: ready {feed, room} on webrtcup; stats {t, audio, video, streams, data} every second.
 "use strict";
 
 (() => {
@@ -16,6 +16,8 @@
   let readyResolve;
   const webrtcUp = new Promise((resolve) => { readyResolve = resolve; });
   const started = Date.now();
+  let dataCount = 0;
+  let dataLast = null;
 
   function gone(reason) {
     if (!stopping) fail(reason);
@@ -46,6 +48,8 @@
       el.playsInline = true;
       document.getElementById("media").appendChild(el);
     }
+    const cur = el.srcObject && el.srcObject.getTracks()[0];
+    if (cur === track) return;  // janus.js reports a track again on unmute
     el.srcObject = new MediaStream([track]);
     el.play().catch((e) => note(`play ${track.kind}: ${e.message}`));
   }
@@ -66,7 +70,11 @@
         else gone(`PeerConnection down: ${reason || "hangup"}`);
       },
       iceState: (state) => { note(`iceState ${state}`); if (state === "failed") gone("ICE failed"); },
-      ondata: (data, label) => note(`data <${label}>: ${String(data).slice(0, 80)}`),
+      ondata: (data, label) => {
+        dataCount += 1;
+        dataLast = String(data).slice(0, 200);
+        note(`data <${label}>: ${dataLast.slice(0, 80)}`);
+      },
       oncleanup: () => note("cleanup"),
     });
 
@@ -98,6 +106,7 @@
     const pc = handle && handle.webrtcStuff && handle.webrtcStuff.pc;
     if (!pc) return;
     const s = await rtpStats(pc, "inbound-rtp");
+    s.data = { messages: dataCount, last: dataLast };
     report("stats", Object.assign({ t: (Date.now() - started) / 1000 }, s));
   }
 
