@@ -67,7 +67,8 @@ CHROMIUM_FLAGS = [
     "--disable-backgrounding-occluded-windows",
     "--autoplay-policy=no-user-gesture-required",
     # A subscriber never calls getUserMedia, so Chromium would hide its host candidates behind
-    # mDNS names, which Janus cannot resolve in the lab. Publish the real lab address instead.
+    # mDNS names. Janus (full ICE) still connects via a peer-reflexive candidate, but real
+    # addresses in the SDP keep ICE logs and any other answerer straightforward.
     "--disable-features=WebRtcHideLocalIpsWithMdns,MediaRouter,OptimizationHints,Translate",
     "--disable-dev-shm-usage",
     "--mute-audio",
@@ -524,7 +525,7 @@ def leave(browser: Chromium, session: str) -> None:
     try:
         browser.call("Runtime.evaluate", {"expression": "window.agentdStop ? window.agentdStop() : null",
                                           "awaitPromise": True, "timeout": 8000}, session=session, timeout=10)
-        log("left the room")
+        log("page stopped (left the room if joined)")
     except DriverError as exc:
         log(f"leave failed: {exc}")
 
