@@ -74,7 +74,12 @@ public final class PeerConnection: @unchecked Sendable {
     var sctp: SCTPAssociation?
     var dataChannels: DataChannelRegistry?
     var dataChannelLabel: String?
+    /// The label asked for in ``answer(offer:dataChannelLabel:)``, kept for a later offer that
+    /// adds a data section.
+    var requestedDataChannelLabel: String?
     var pendingNegotiation: PendingNegotiation?
+    /// What our first answer announced; later answers (renegotiation) repeat it unchanged.
+    var localParameters: LocalTransportParameters?
     var timer: UnsafeMutablePointer<GSource>?
     /// Reused for every SRTP unprotect on the receive path.
     var packetBuffer = [UInt8](repeating: 0, count: 2048)
@@ -135,9 +140,18 @@ public final class PeerConnection: @unchecked Sendable {
         completion: @escaping (Result<(SessionDescription, [NegotiatedStream]), PeerConnectionError>) -> Void
     ) {
         loop.assertInLoop()
-        guard state == .new else {
-            completion(.failure(state == .closed ? .closed : .badOffer("this connection already negotiated")))
+        switch state {
+        case .closed:
+            completion(.failure(.closed))
             return
+        case .failed(let reason):
+            completion(.failure(.badOffer("the connection failed: \(reason)")))
+            return
+        case .connecting, .connected:
+            acceptRenegotiation(offer, completion: completion)
+            return
+        case .new:
+            break
         }
         let remote: RemoteTransportParameters
         do {
@@ -151,6 +165,7 @@ public final class PeerConnection: @unchecked Sendable {
             return
         }
         dtlsRole = role
+        requestedDataChannelLabel = dataChannelLabel
         self.dataChannelLabel = offer.media.contains { $0.kind == "application" && !$0.isRejected } ? dataChannelLabel : nil
         pendingNegotiation = PendingNegotiation(
             complete: { [unowned self] local in
@@ -218,9 +233,11 @@ public final class PeerConnection: @unchecked Sendable {
                 let candidates = try ice.localCandidateAttributes().map { attribute in
                     attribute.hasPrefix("candidate:") ? String(attribute.dropFirst("candidate:".count)) : attribute
                 }
-                pending.complete(LocalTransportParameters(
+                let local = LocalTransportParameters(
                     iceUfrag: credentials.ufrag, icePassword: credentials.password, candidates: candidates,
-                    fingerprint: certificate.fingerprint, setup: dtlsRole.sdpSetup))
+                    fingerprint: certificate.fingerprint, setup: dtlsRole.sdpSetup)
+                localParameters = local
+                pending.complete(local)
             } catch {
                 pending.fail(.ice(error))
             }
