@@ -88,6 +88,23 @@ public final class WebSocketClient: Sendable {
         try await loop.submit { try core.send(text: text) }
     }
 
+    /// Queues one text message without waiting. Messages sent this way from one thread keep
+    /// their order (each is one FIFO hop onto the loop). `completion`, if given, runs on the loop
+    /// with nil once libsoup queued the message, or the reason it could not.
+    public func send(text: String, completion: (@Sendable (WebSocketError?) -> Void)?) {
+        let core = self.core
+        loop.execute {
+            do {
+                try core.send(text: text)
+                completion?(nil)
+            } catch let error as WebSocketError {
+                completion?(error)
+            } catch {
+                completion?(.notConnected)
+            }
+        }
+    }
+
     /// Starts the close handshake (RFC 6455 §5.5.1), or abandons a connect in progress.
     /// Idempotent; `.closed` arrives on ``events`` when the socket is really closed.
     public func close(code: UInt16 = 1000, reason: String = "") {
