@@ -1,0 +1,107 @@
+"""Synthetic media tracks for the test publisher: a sine tone and a moving square.
+
+Both are paced by the wall clock from their first frame and stamp frames with pts in their
+media clock (48 kHz for audio, 90 kHz for video), so an encoder sees a steady real-time source.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from fractions import Fraction
+
+import av
+import numpy as np
+from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+
+
+class ToneTrack(MediaStreamTrack):
+    """s16 sine at `hz` on both stereo channels, 48 kHz, 20 ms frames (960 samples), pts in samples.
+
+    Stereo because aiortc's Opus encoder resamples to stereo, and an upmix from mono would
+    lower the level by 3 dB.
+    """
+
+    kind = "audio"
+
+    def __init__(self, hz: float = 440.0, rate: int = 48000, ptime: float = 0.02, amplitude: float = 0.3):
+        super().__init__()
+        self.hz = hz
+        self.rate = rate
+        self.samples = int(rate * ptime)
+        self.amplitude = amplitude
+        self.sent = 0  # samples produced so far
+        self.frames = 0
+        self._start: float | None = None
+
+    async def recv(self) -> av.AudioFrame:
+        if self.readyState != "live":
+            raise MediaStreamError
+        if self._start is None:
+            self._start = time.monotonic()
+        else:
+            wait = self._start + self.sent / self.rate - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        n = np.arange(self.sent, self.sent + self.samples, dtype=np.float64)
+        # Phase reduced per cycle so long runs keep full float precision.
+        phase = np.mod(n * self.hz, self.rate) / self.rate
+        pcm = (self.amplitude * 32767 * np.sin(2 * np.pi * phase)).astype(np.int16)
+        frame = av.AudioFrame.from_ndarray(np.repeat(pcm, 2).reshape(1, -1), format="s16", layout="stereo")
+        frame.sample_rate = self.rate
+        frame.pts = self.sent
+        frame.time_base = Fraction(1, self.rate)
+        self.sent += self.samples
+        self.frames += 1
+        return frame
+
+
+class SquareTrack(MediaStreamTrack):
+    """yuv420p frames: dark grey background with a bright square that moves across it."""
+
+    kind = "video"
+    CLOCK = 90000
+
+    def __init__(self, width: int = 640, height: int = 480, fps: float = 30.0):
+        super().__init__()
+        if width % 2 or height % 2 or width < 16 or height < 16:
+            raise ValueError("video size must be even and at least 16x16")
+        self.width, self.height, self.fps = width, height, fps
+        self.frames = 0
+        self._start: float | None = None
+        self._base = np.empty((height * 3 // 2, width), dtype=np.uint8)
+        self._base[:height] = 48          # Y
+        self._base[height:] = 128         # U and V (neutral)
+        self._size = max(8, (min(width, height) // 6) & ~1)
+
+    async def recv(self) -> av.VideoFrame:
+        if self.readyState != "live":
+            raise MediaStreamError
+        if self._start is None:
+            self._start = time.monotonic()
+        else:
+            wait = self._start + self.frames / self.fps - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        img = self._base.copy()
+        s, w, h = self._size, self.width, self.height
+        span_x, span_y = w - s, h - s
+        x = (self.frames * 4) % (2 * span_x)
+        y = (self.frames * 3) % (2 * span_y)
+        x = x if x < span_x else 2 * span_x - x
+        y = y if y < span_y else 2 * span_y - y
+        x, y = x & ~1, y & ~1
+        img[y:y + s, x:x + s] = 235
+        # Colour the square (U plane then V plane rows follow the Y plane).
+        u0, v0 = h, h + h // 4
+        ux, uy, us = x // 2, y // 2, s // 2
+        uv_w = w // 2
+        u = img[u0:v0].reshape(h // 2, uv_w)
+        v = img[v0:].reshape(h // 2, uv_w)
+        u[uy:uy + us, ux:ux + us] = 90
+        v[uy:uy + us, ux:ux + us] = 200
+        frame = av.VideoFrame.from_ndarray(img, format="yuv420p")
+        frame.pts = int(round(self.frames * self.CLOCK / self.fps))
+        frame.time_base = Fraction(1, self.CLOCK)
+        self.frames += 1
+        return frame

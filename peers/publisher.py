@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Test publisher: joins a Janus VideoRoom and publishes a tone, a moving square and data.
+
+Run with <repo>/.venv/bin/python. Prints `READY {"id": ..., "room": ...}` on stdout once the
+publish is configured and ICE+DTLS are connected; runs until SIGTERM/SIGINT or --duration,
+then unpublishes, leaves and destroys the session. Errors go to stderr with a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from labnet import pin_ice_to_lab, rtc_configuration  # noqa: E402
+
+pin_ice_to_lab()
+
+from aiortc import RTCPeerConnection, RTCSessionDescription  # noqa: E402
+
+from janus_client import JanusClient, JanusError, log, make_token  # noqa: E402
+from media import SquareTrack, ToneTrack  # noqa: E402
+
+ALREADY_EXISTS = 427
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--ws", required=True, help="Janus WebSocket URL, e.g. ws://10.77.0.2:8188/")
+    p.add_argument("--room", required=True, help="room id (string ids)")
+    p.add_argument("--display", required=True, help="display name")
+    p.add_argument("--create", action="store_true", help="create the room first (ignores 'already exists')")
+    p.add_argument("--token", help="Janus core token sent on every request")
+    p.add_argument("--token-secret", help="compute a videoroom token from this token_auth_secret")
+    p.add_argument("--pin", help="room pin (used for create and join)")
+    p.add_argument("--tone", type=float, default=440.0, help="sine frequency in Hz (default 440)")
+    p.add_argument("--video", default="640x480", help="WxH (default 640x480)")
+    p.add_argument("--fps", type=float, default=30.0)
+    p.add_argument("--data-interval-ms", type=int, default=200, help="data channel message period (0: none)")
+    p.add_argument("--no-audio", action="store_true")
+    p.add_argument("--no-video", action="store_true")
+    p.add_argument("--duration", type=float, default=0.0, help="seconds to publish (0: until signalled)")
+    p.add_argument("--connect-timeout", type=float, default=20.0)
+    p.add_argument("--verbose", action="store_true", help="log Janus messages to stderr")
+    args = p.parse_args(argv)
+    try:
+        w, h = (int(v) for v in args.video.lower().split("x"))
+    except ValueError:
+        p.error(f"--video must be WxH, got {args.video!r}")
+    args.width, args.height = w, h
+    if args.fps <= 0:
+        p.error("--fps must be positive")
+    return args
+
+
+async def wait_connected(pc: RTCPeerConnection, timeout: float) -> None:
+    done = asyncio.get_running_loop().create_future()
+
+    @pc.on("connectionstatechange")
+    def _on_state() -> None:
+        if pc.connectionState == "connected" and not done.done():
+            done.set_result(None)
+        elif pc.connectionState == "failed" and not done.done():
+            done.set_exception(RuntimeError("ICE/DTLS connection failed"))
+
+    _on_state()
+    try:
+        await asyncio.wait_for(done, timeout)
+    except asyncio.TimeoutError:
+        raise TimeoutError(f"not connected within {timeout}s (state {pc.connectionState})") from None
+
+
+async def run(args: argparse.Namespace) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+
+    token = args.token or (make_token(args.token_secret) if args.token_secret else None)
+    client = JanusClient(args.ws, token=token, verbose=args.verbose)
+    pc = RTCPeerConnection(rtc_configuration())
+    handle = None
+    joined = published = False
+    failure: str | None = None
+    sender_task: asyncio.Task | None = None
+    try:
+        await client.connect()
+        await client.create_session()
+        handle = await client.attach()
+
+        if args.create:
+            body = {"request": "create", "room": args.room, "publishers": 16,
+                    "audiocodec": "opus", "videocodec": "vp8,vp9,h264"}
+            if args.pin:
+                body["pin"] = args.pin
+            try:
+                await handle.message(body)
+            except JanusError as exc:
+                if exc.code != ALREADY_EXISTS:
+                    raise
+
+        join = {"request": "join", "ptype": "publisher", "room": args.room, "display": args.display}
+        if args.pin:
+            join["pin"] = args.pin
+        data, _ = await handle.message(join)
+        if data.get("videoroom") != "joined":
+            raise RuntimeError(f"unexpected join reply: {data}")
+        joined = True
+        my_id = data["id"]
+
+        if not args.no_audio:
+            pc.addTrack(ToneTrack(args.tone))
+        if not args.no_video:
+            pc.addTrack(SquareTrack(args.width, args.height, args.fps))
+        channel = pc.createDataChannel("data")
+
+        async def send_data() -> None:
+            seq = 0
+            interval = args.data_interval_ms / 1000
+            while channel.readyState == "open":
+                channel.send(json.dumps({"seq": seq, "from": args.display}))
+                seq += 1
+                await asyncio.sleep(interval)
+
+        @channel.on("open")
+        def _on_open() -> None:
+            nonlocal sender_task
+            if args.data_interval_ms > 0 and sender_task is None:
+                sender_task = asyncio.ensure_future(send_data())
+
+        await pc.setLocalDescription(await pc.createOffer())  # aiortc gathers fully here
+        offer = {"type": pc.localDescription.type, "sdp": pc.localDescription.sdp}
+        data, jsep = await handle.message({"request": "configure", "audio": not args.no_audio,
+                                           "video": not args.no_video}, jsep=offer)
+        if data.get("configured") != "ok" or not jsep:
+            raise RuntimeError(f"unexpected configure reply: {data}")
+        published = True
+        await pc.setRemoteDescription(RTCSessionDescription(sdp=jsep["sdp"], type=jsep["type"]))
+        await handle.trickle_completed()
+        await wait_connected(pc, args.connect_timeout)
+
+        print("READY " + json.dumps({"id": my_id, "room": args.room}), flush=True)
+
+        async def watch_janus() -> None:
+            nonlocal failure
+            while True:
+                ev = await handle.events.get()
+                kind = ev.get("janus")
+                if kind == "hangup":
+                    failure = f"Janus hung up: {ev.get('reason')}"
+                    stop.set()
+                elif kind == "detached":
+                    failure = "Janus detached the handle"
+                    stop.set()
+                elif args.verbose:
+                    log("event:", json.dumps(ev)[:300])
+
+        watchers = [asyncio.create_task(watch_janus()), asyncio.create_task(client.closed.wait())]
+        waits = [asyncio.create_task(stop.wait())] + watchers
+        if args.duration > 0:
+            waits.append(asyncio.create_task(asyncio.sleep(args.duration)))
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for t in waits:
+            t.cancel()
+        if client.closed.is_set():
+            failure = failure or "Janus WebSocket closed"
+        if pc.connectionState == "failed":
+            failure = failure or "connection failed"
+    finally:
+        if sender_task is not None:
+            sender_task.cancel()
+        if handle is not None and not client.closed.is_set():
+            for body in ([{"request": "unpublish"}] if published else []) + ([{"request": "leave"}] if joined else []):
+                try:
+                    await handle.message(body, timeout=5)
+                except Exception as exc:
+                    log(f"publisher: {body['request']} failed: {exc}")
+            try:
+                await handle.detach()
+            except Exception:
+                pass
+        await pc.close()
+        await client.close()
+    if failure:
+        log(f"publisher: error: {failure}")
+        return 1
+    return 0
+
+
+def main() -> int:
+    args = parse_args()
+    try:
+        return asyncio.run(run(args))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        log(f"publisher: error: {exc}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
