@@ -11,7 +11,7 @@ struct JanusInteropTests {
     private func withVideoRoom<T: Sendable>(
         _ lab: LabEnvironment, _ body: (VideoRoom, JanusSession) async throws -> T
     ) async throws -> T {
-        let loop = EventLoop(name: "test.janus")
+        let loop = EventLoop.started(name: "test.janus")
         defer { loop.shutdown() }
         let connection = JanusConnection(url: lab.janusWS, loop: loop)
         try await connection.connect(timeout: .seconds(5))
