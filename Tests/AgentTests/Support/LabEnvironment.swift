@@ -1,0 +1,100 @@
+import Foundation
+
+/// The Janus test lab as the interop tests see it, read from the lab's env file.
+///
+/// The file (KEY=VALUE lines, written by `scripts/lab up`) is found at `$AGENTD_LAB_ENV`, else
+/// `<repo>/.lab/lab.env`, else the machine-wide `/run/agentd-lab/lab.env` (the lab namespace is
+/// shared by every worktree). When the lab's `scripts/lab status` is available it must say `up`:
+/// with the lab down its 10.77.0.0/16 range must never be contacted.
+///
+/// House rule 10: interop tests skip when the lab is down, unless `AGENTD_REQUIRE_LAB` is set,
+/// in which case they fail with ``Unavailable``.
+struct LabEnvironment: Sendable {
+    struct Unavailable: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { "lab required (AGENTD_REQUIRE_LAB is set) but unavailable: \(reason)" }
+    }
+
+    let values: [String: String]
+    let envFile: String
+
+    /// `JANUS_WS`, e.g. ws://10.77.0.2:8188/.
+    var janusWS: String { values["JANUS_WS"] ?? "" }
+    /// `LAB_HOST_IP`, the host side of the lab's veth.
+    var hostIP: String? { values["LAB_HOST_IP"] }
+
+    /// The repository root, derived from this file's path (Tests/AgentTests/Support/…).
+    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var isRequired: Bool {
+        let value = ProcessInfo.processInfo.environment["AGENTD_REQUIRE_LAB"] ?? ""
+        return !value.isEmpty && value != "0"
+    }
+
+    /// The lab, or why it is not there.
+    static let current: Result<LabEnvironment, Unavailable> = load()
+
+    /// True when an interop test should run: the lab is up, or it is required (and the test
+    /// will then fail in ``required()``).
+    static var shouldRun: Bool {
+        if case .success = current { return true }
+        return isRequired
+    }
+
+    /// The lab, or a clear failure.
+    static func required() throws -> LabEnvironment {
+        try current.get()
+    }
+
+    private static func load() -> Result<LabEnvironment, Unavailable> {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [String] = []
+        if let explicit = environment["AGENTD_LAB_ENV"], !explicit.isEmpty {
+            candidates = [explicit]
+        } else {
+            candidates = [repoRoot.appendingPathComponent(".lab/lab.env").path, "/run/agentd-lab/lab.env"]
+        }
+        guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            return .failure(Unavailable(reason: "no lab env file at \(candidates.joined(separator: " or ")) (run scripts/lab up)"))
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            return .failure(Unavailable(reason: "cannot read \(path)"))
+        }
+        var values: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
+            values[String(trimmed[..<equals])] = String(trimmed[trimmed.index(after: equals)...])
+        }
+        guard let ws = values["JANUS_WS"], !ws.isEmpty else {
+            return .failure(Unavailable(reason: "\(path) has no JANUS_WS"))
+        }
+        if let status = labStatus(), status != "up" {
+            return .failure(Unavailable(reason: "scripts/lab status says \(status)"))
+        }
+        return .success(LabEnvironment(values: values, envFile: path))
+    }
+
+    /// Output of `<repo>/scripts/lab status`, nil when the script is not in this checkout.
+    private static func labStatus() -> String? {
+        let script = repoRoot.appendingPathComponent("scripts/lab")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { return nil }
+        let process = Process()
+        process.executableURL = script
+        process.arguments = ["status"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return "unknown (\(error))" }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A room id no other test or run uses.
+    static func freshRoom(_ prefix: String) -> String {
+        "\(prefix)-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: .min ... .max))"
+    }
+}
