@@ -93,9 +93,11 @@ struct WebSocketClientTests {
                 return
             }
             #expect(!reason.isEmpty)
+            // Refused, not waited out: the 5 s timeout must not be what ended it.
+            #expect(!reason.contains("timed out"), "\(reason)")
         }
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(2), "refused connect took \(elapsed)")
+        #expect(elapsed < .seconds(5), "refused connect took \(elapsed)")
         await #expect(throws: WebSocketError.self) { try await client.send(text: "x") }
     }
 
@@ -112,7 +114,7 @@ struct WebSocketClientTests {
             try await client.connect(url: "ws://127.0.0.1:\(listener.port)/", timeout: .milliseconds(300))
         }
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3), "timeout took \(elapsed)")
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(10), "timeout took \(elapsed)")
     }
 
     @Test("invalid URLs are rejected before touching the network")
