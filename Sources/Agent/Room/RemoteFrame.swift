@@ -1,0 +1,39 @@
+/// One complete encoded frame from a remote participant's track, placed on the wall clock.
+///
+/// This is what the room layer hands to sinks (the recorder, encoded-frame sinks): the
+/// transport, jitter buffer and RTCP are behind it.
+public struct RemoteFrame: Sendable {
+    public var participantID: String
+    public var kind: TrackKind
+    public var codec: NegotiatedStream.Codec
+    public var bytes: [UInt8]
+    public var isKeyframe: Bool
+    /// Unwrapped 64-bit RTP timestamp and the clock it counts in.
+    public var rtpTimestamp: Int64
+    public var clockRate: Int
+    /// Capture time on the sender's wall clock, mapped with RTCP SR (or, before the first SR,
+    /// with the first packet's arrival), in nanoseconds since 1970.
+    public var wallTimeNanoseconds: Int64
+    /// True once the mapping came from a sender report rather than arrival time.
+    public var mappedBySenderReport: Bool
+
+    public init(
+        participantID: String, kind: TrackKind, codec: NegotiatedStream.Codec, bytes: [UInt8], isKeyframe: Bool,
+        rtpTimestamp: Int64, clockRate: Int, wallTimeNanoseconds: Int64, mappedBySenderReport: Bool
+    ) {
+        self.participantID = participantID
+        self.kind = kind
+        self.codec = codec
+        self.bytes = bytes
+        self.isKeyframe = isKeyframe
+        self.rtpTimestamp = rtpTimestamp
+        self.clockRate = clockRate
+        self.wallTimeNanoseconds = wallTimeNanoseconds
+        self.mappedBySenderReport = mappedBySenderReport
+    }
+}
+
+/// Audio or video.
+public enum TrackKind: String, Sendable, Hashable {
+    case audio, video
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// What happens in a room, in order, as an audience member sees it. A user is always announced
+/// (``participantJoined``) before any of their tracks or frames, and leaves after them.
+public enum RoomEvent: Sendable {
+    case participantJoined(id: String, display: String, at: Date)
+    /// A track is subscribed and frames may follow.
+    case trackAdded(participantID: String, kind: TrackKind, codec: NegotiatedStream.Codec)
+    case trackRemoved(participantID: String, kind: TrackKind)
+    case frame(RemoteFrame)
+    /// A data channel message. Janus relays data without the sender's identity unless the
+    /// room tells us; `participantID` is nil then.
+    case data(participantID: String?, payload: DataChannelMessage.Payload, at: Date)
+    case participantLeft(id: String, at: Date)
+    /// Periodic per-track receive statistics.
+    case statistics(participantID: String, kind: TrackKind, ReceiveStreamStatistics)
+}
