@@ -61,13 +61,11 @@ public enum AnswerBuilder {
                     let codec = NegotiatedStream.Codec.from(encodingName: map.encodingName)
                 else { continue }
                 guard (kind == .audio) == (codec == .opus) else { continue }
-                let rtx = maps.first { candidate in
-                    candidate.encodingName.lowercased() == "rtx"
-                        && section.formatParameters(payloadType: candidate.payloadType) == "apt=\(payloadType)"
-                }
+                // RTX (RFC 4588) is not accepted: without it Janus retransmits on the media SSRC,
+                // which is what the jitter buffer and NACK logic expect.
                 return NegotiatedStream(
                     mid: mid, kind: kind, codec: codec, payloadType: payloadType, clockRate: map.clockRate,
-                    channels: map.channels ?? 1, rtxPayloadType: rtx?.payloadType, ssrcs: section.ssrcs,
+                    channels: map.channels ?? 1, rtxPayloadType: nil, ssrcs: section.ssrcs,
                     midExtensionID: section.headerExtensions[midExtension])
             }
             let offered = maps.map(\.encodingName).joined(separator: ", ")
@@ -112,11 +110,6 @@ public enum AnswerBuilder {
             if stream.kind == .video {
                 for feedback in ["nack", "nack pli", "ccm fir"] {
                     attributes.append(SDPAttribute("rtcp-fb", "\(payloadType) \(feedback)"))
-                }
-                if let rtx = stream.rtxPayloadType {
-                    formats.append(String(rtx))
-                    attributes.append(SDPAttribute("rtpmap", "\(rtx) rtx/\(stream.clockRate)"))
-                    attributes.append(SDPAttribute("fmtp", "\(rtx) apt=\(payloadType)"))
                 }
             } else {
                 attributes.append(SDPAttribute("rtcp-fb", "\(payloadType) nack"))
