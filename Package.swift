@@ -38,10 +38,12 @@ let package = Package(
         .target(name: "Recorder", dependencies: ["Agent", "COgg", "CSndFile"]),
         .target(name: "BotKit", dependencies: ["Agent", "CSndFile"]),
         .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims"]),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder"]),
-        .testTarget(name: "BotKitTests", dependencies: ["BotKit"]),
-        .testTarget(name: "agentdTests", dependencies: ["agentd"]),
+        // Helpers the test targets share: peer processes, the lab's env file, polling.
+        .target(name: "TestSupport", dependencies: ["Agent"], path: "Tests/TestSupport"),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims", "TestSupport"]),
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "TestSupport"]),
+        .testTarget(name: "BotKitTests", dependencies: ["BotKit", "TestSupport"]),
+        .testTarget(name: "agentdTests", dependencies: ["agentd", "Recorder", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

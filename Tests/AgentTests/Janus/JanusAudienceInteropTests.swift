@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Agent
@@ -49,7 +50,7 @@ struct JanusAudienceInteropTests {
         let (alice, aliceID) = try await startPublisher(lab, room: room, display: "alice", tone: 440, create: true)
         defer { alice.terminate() }
 
-        let loop = EventLoop.started(name: "test.audience")
+        let loop = EventLoop(name: "test.audience")
         defer { loop.shutdown() }
         let recorded = Recorded()
         let audience = JanusAudience(

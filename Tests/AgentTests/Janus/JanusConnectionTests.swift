@@ -71,8 +71,8 @@ struct JanusConnectionTests {
 
     @Test("session, handle, join with ack then event, routed events, token on every request")
     func fullFlow() async throws {
-        let serverLoop = EventLoop.started(name: "test.fakejanus")
-        let clientLoop = EventLoop.started(name: "test.janusclient")
+        let serverLoop = EventLoop(name: "test.fakejanus")
+        let clientLoop = EventLoop(name: "test.janusclient")
         defer {
             clientLoop.shutdown()
             serverLoop.shutdown()
@@ -135,8 +135,8 @@ struct JanusConnectionTests {
 
     @Test("a wrong token gives the typed 403; a dropped socket fails pending requests")
     func errorsAndDrop() async throws {
-        let serverLoop = EventLoop.started(name: "test.fakejanus2")
-        let clientLoop = EventLoop.started(name: "test.janusclient2")
+        let serverLoop = EventLoop(name: "test.fakejanus2")
+        let clientLoop = EventLoop(name: "test.janusclient2")
         defer {
             clientLoop.shutdown()
             serverLoop.shutdown()

@@ -1,5 +1,6 @@
 import Agent
 import Foundation
+import TestSupport
 import Testing
 
 /// Against the real Janus in the lab (scripts/lab up). Skipped when the lab is down unless
@@ -11,7 +12,7 @@ struct JanusInteropTests {
     private func withVideoRoom<T: Sendable>(
         _ lab: LabEnvironment, _ body: (VideoRoom, JanusSession) async throws -> T
     ) async throws -> T {
-        let loop = EventLoop.started(name: "test.janus")
+        let loop = EventLoop(name: "test.janus")
         defer { loop.shutdown() }
         let connection = JanusConnection(url: lab.janusWS, loop: loop)
         try await connection.connect(timeout: .seconds(5))
@@ -47,9 +48,9 @@ struct JanusInteropTests {
 
         let roomID = LabEnvironment.freshRoom("interop-pub")
         let display = "aiortc-\(UInt16.random(in: 1000 ... 9999))"
-        let publisher = try PeerProcess(
-            executable: python,
-            arguments: [script.path, "--ws", lab.janusWS, "--room", roomID, "--display", display, "--create", "--duration", "30"])
+        let publisher = try ChildProcess(
+            python.path,
+            [script.path, "--ws", lab.janusWS, "--room", roomID, "--display", display, "--create", "--duration", "30"])
         defer { publisher.terminate() }
         let ready = try await publisher.waitForLine(prefix: "READY", within: .seconds(25))
         let readyJSON = try JSONValue(parsing: String(ready.dropFirst("READY".count)))

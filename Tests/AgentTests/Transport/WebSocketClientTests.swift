@@ -6,8 +6,8 @@ import Testing
 struct WebSocketClientTests {
     @Test("text round trip through a local SoupServer, then a clean close")
     func echoRoundTrip() async throws {
-        let serverLoop = EventLoop.started(name: "test.ws.server")
-        let clientLoop = EventLoop.started(name: "test.ws.client")
+        let serverLoop = EventLoop(name: "test.ws.server")
+        let clientLoop = EventLoop(name: "test.ws.client")
         defer {
             clientLoop.shutdown()
             serverLoop.shutdown()
@@ -49,8 +49,8 @@ struct WebSocketClientTests {
 
     @Test("a server-initiated close arrives as .closed with the server's code and reason")
     func serverClose() async throws {
-        let serverLoop = EventLoop.started(name: "test.ws.server2")
-        let clientLoop = EventLoop.started(name: "test.ws.client2")
+        let serverLoop = EventLoop(name: "test.ws.server2")
+        let clientLoop = EventLoop(name: "test.ws.client2")
         defer {
             clientLoop.shutdown()
             serverLoop.shutdown()
@@ -73,10 +73,10 @@ struct WebSocketClientTests {
 
     @Test("connecting to a closed port fails fast with connectFailed")
     func closedPort() async throws {
-        let clientLoop = EventLoop.started(name: "test.ws.refused")
+        let clientLoop = EventLoop(name: "test.ws.refused")
         defer { clientLoop.shutdown() }
         // Find a port nobody listens on: bind a server, note its port, stop it.
-        let probeLoop = EventLoop.started(name: "test.ws.probe")
+        let probeLoop = EventLoop(name: "test.ws.probe")
         let probe = try LocalWebSocketServer(loop: probeLoop) { _ in [] }
         let port = probe.port
         probe.stop()
@@ -106,7 +106,7 @@ struct WebSocketClientTests {
         // A plain TCP listener that accepts and stays silent.
         let listener = try SilentTCPListener()
         defer { listener.close() }
-        let clientLoop = EventLoop.started(name: "test.ws.timeout")
+        let clientLoop = EventLoop(name: "test.ws.timeout")
         defer { clientLoop.shutdown() }
         let client = WebSocketClient(loop: clientLoop)
         let started = ContinuousClock.now
@@ -119,7 +119,7 @@ struct WebSocketClientTests {
 
     @Test("invalid URLs are rejected before touching the network")
     func invalidURL() async throws {
-        let loop = EventLoop.started(name: "test.ws.url")
+        let loop = EventLoop(name: "test.ws.url")
         defer { loop.shutdown() }
         let client = WebSocketClient(loop: loop)
         await #expect(throws: WebSocketError.invalidURL("http://127.0.0.1/")) {

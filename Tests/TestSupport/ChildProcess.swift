@@ -4,17 +4,18 @@ import Synchronization
 /// A peer program the interop tests run beside them (aiortc scripts). Its stdout is collected
 /// line by line, so tests can wait for a line with a deadline instead of sleeping; stderr is kept
 /// for failure messages. `terminate()` is idempotent and runs on every test path via `defer`.
-final class ChildProcess: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class ChildProcess: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
     private let process: Process
     private let stdinPipe = Pipe()
     private let output = CapturedStreams()
-    let name: String
+    public let name: String
 
-    init(_ executable: String, _ arguments: [String], name: String? = nil, environment: [String: String]? = nil) throws {
+    public init(_ executable: String, _ arguments: [String], name: String? = nil, environment: [String: String]? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -42,17 +43,22 @@ final class ChildProcess: Sendable {
 
     deinit { terminate() }
 
-    var isRunning: Bool { process.isRunning }
-    var stdoutLines: [String] { output.lines.withLock { $0 } }
-    var stderr: String { output.errorText.withLock { $0 } }
+    public var isRunning: Bool { process.isRunning }
+    public var stdoutLines: [String] { output.lines.withLock { $0 } }
+    public var stderr: String { output.errorText.withLock { $0 } }
 
     /// Writes one line to the child's stdin.
-    func send(line: String) {
+    public func send(line: String) {
         stdinPipe.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// Waits for the first stdout line matching `predicate`, polling until `timeout`.
-    func waitForLine(timeout: Duration, where predicate: (String) -> Bool) async throws -> String {
+    /// Waits for the first stdout line starting with `prefix`.
+    public func waitForLine(prefix: String, within limit: Duration) async throws -> String {
+        try await waitForLine(timeout: limit) { $0.hasPrefix(prefix) }
+    }
+
+    public func waitForLine(timeout: Duration, where predicate: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let line = stdoutLines.first(where: predicate) { return line }
@@ -66,7 +72,7 @@ final class ChildProcess: Sendable {
     }
 
     /// SIGTERM, then SIGKILL if it lingers. Idempotent.
-    func terminate() {
+    public func terminate() {
         guard process.isRunning else { return }
         process.terminate()
         let deadline = Date().addingTimeInterval(5)
@@ -102,20 +108,3 @@ final class CapturedStreams: Sendable {
     }
 }
 
-/// Polls `condition` until it holds or `timeout` passes. For readiness: never a fixed sleep.
-func pollUntil(timeout: Duration, _ what: String, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw ChildProcess.Failure(description: "timed out after \(timeout) waiting for \(what)") }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
-
-/// Paths inside the repository, found from this file's location.
-enum Repository {
-    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    static var python: String { root.appendingPathComponent(".venv/bin/python").path }
-    static func peer(_ script: String) -> String { root.appendingPathComponent("peers/\(script)").path }
-    static var hasPeers: Bool { FileManager.default.isExecutableFile(atPath: python) }
-}

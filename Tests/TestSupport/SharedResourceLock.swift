@@ -2,8 +2,8 @@
 /// process: most tests may use it side by side (shared), but the test that checks the stack
 /// starts and finishes per use needs it alone (exclusive). Swift Testing runs suites in
 /// parallel, so both kinds take this lock.
-actor SharedResourceLock {
-    static let usrsctp = SharedResourceLock()
+public actor SharedResourceLock {
+    public static let usrsctp = SharedResourceLock()
 
     private var readers = 0
     private var writer = false
@@ -35,7 +35,7 @@ actor SharedResourceLock {
         if exclusive { writer = true } else { readers += 1 }
     }
 
-    nonisolated func withShared<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    public nonisolated func withShared<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         await acquire(exclusive: false)
         do {
             let result = try await body()
@@ -47,7 +47,7 @@ actor SharedResourceLock {
         }
     }
 
-    nonisolated func withExclusive<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    public nonisolated func withExclusive<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         await acquire(exclusive: true)
         do {
             let result = try await body()

@@ -9,42 +9,40 @@ import Foundation
 ///
 /// House rule 10: interop tests skip when the lab is down, unless `AGENTD_REQUIRE_LAB` is set,
 /// in which case they fail with ``Unavailable``.
-struct LabEnvironment: Sendable {
-    struct Unavailable: Error, CustomStringConvertible {
-        let reason: String
-        var description: String { "lab required (AGENTD_REQUIRE_LAB is set) but unavailable: \(reason)" }
+public struct LabEnvironment: Sendable {
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "lab required (AGENTD_REQUIRE_LAB is set) but unavailable: \(reason)" }
     }
 
-    let values: [String: String]
-    let envFile: String
+    public let values: [String: String]
+    public let envFile: String
 
     /// `JANUS_WS`, e.g. ws://10.77.0.2:8188/.
-    var janusWS: String { values["JANUS_WS"] ?? "" }
+    public var janusWS: String { values["JANUS_WS"] ?? "" }
     /// `LAB_HOST_IP`, the host side of the lab's veth.
-    var hostIP: String? { values["LAB_HOST_IP"] }
+    public var hostIP: String? { values["LAB_HOST_IP"] }
 
     /// The repository root, derived from this file's path (Tests/AgentTests/Support/…).
-    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    public static var repoRoot: URL { Repository.root }
 
-    static var isRequired: Bool {
+    public static var isRequired: Bool {
         let value = ProcessInfo.processInfo.environment["AGENTD_REQUIRE_LAB"] ?? ""
         return !value.isEmpty && value != "0"
     }
 
     /// The lab, or why it is not there.
-    static let current: Result<LabEnvironment, Unavailable> = load()
+    public static let current: Result<LabEnvironment, Unavailable> = load()
 
     /// True when an interop test should run: the lab is up, or it is required (and the test
     /// will then fail in ``required()``).
-    static var shouldRun: Bool {
+    public static var shouldRun: Bool {
         if case .success = current { return true }
         return isRequired
     }
 
     /// The lab, or a clear failure.
-    static func required() throws -> LabEnvironment {
+    public static func required() throws -> LabEnvironment {
         try current.get()
     }
 
@@ -94,7 +92,7 @@ struct LabEnvironment: Sendable {
     }
 
     /// A room id no other test or run uses.
-    static func freshRoom(_ prefix: String) -> String {
+    public static func freshRoom(_ prefix: String) -> String {
         "\(prefix)-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: .min ... .max))"
     }
 }
