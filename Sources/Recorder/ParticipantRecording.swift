@@ -82,7 +82,11 @@ final class ParticipantRecording {
     func handle(_ frame: RemoteFrame, ms: Int64) -> [(pcm: [Int16], sample: Int64)] {
         guard isPresent else { return [] }
         count(frame, ms: ms)
-        webm?.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: ms))
+        if let webm {
+            let failedBefore = webm.error != nil
+            webm.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: ms))
+            if !failedBefore, let error = webm.error { reportError("\(webm.fileName): \(error)") }
+        }
         guard frame.kind == .audio, frame.codec == .opus else { return [] }
         writeOgg(frame.bytes, ms: ms)
         guard decodeAudio else { return [] }
@@ -185,8 +189,9 @@ final class ParticipantRecording {
 
     private func closeStreams() {
         if let webm {
+            let failedBefore = webm.error != nil
             webm.close()
-            if let error = webm.error { reportError("\(webm.fileName): \(error)") }
+            if !failedBefore, let error = webm.error { reportError("\(webm.fileName): \(error)") }
         }
         if let ogg, oggError == nil {
             do { try ogg.close() } catch {

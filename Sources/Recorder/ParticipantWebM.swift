@@ -203,9 +203,9 @@ final class ParticipantWebM {
         }
     }
 
-    /// The manifest entry, or nil if the file was never created.
+    /// The manifest entry, or nil if the file was never created (and creating it did not fail).
     func manifestFile(mappings: [TrackKind: RecordingManifest.RTPNTPMapping], bytes: Int64?) -> RecordingManifest.File? {
-        guard let startMs else { return nil }
+        guard startMs != nil || error != nil else { return nil }
         var tracks: [RecordingManifest.Track] = []
         if audioTrack != nil {
             tracks.append(.init(kind: .audio, codec: "opus", channels: 2, sampleRate: 48_000, rtpNtpMapping: mappings[.audio]))
@@ -214,7 +214,7 @@ final class ParticipantWebM {
             tracks.append(.init(kind: .video, codec: videoCodec == .vp9 ? "vp9" : "vp8", width: videoSize?.width,
                                 height: videoSize?.height, rtpNtpMapping: mappings[.video]))
         }
-        var file = RecordingManifest.File(path: fileName, format: "webm", startMs: startMs, tracks: tracks,
+        var file = RecordingManifest.File(path: fileName, format: "webm", startMs: startMs ?? 0, tracks: tracks,
                                           bytes: bytes, durationMs: durationMs)
         file.error = error
         return file

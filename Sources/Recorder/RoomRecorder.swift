@@ -175,7 +175,7 @@ public final class RoomRecorder: @unchecked Sendable {
     func resumeWriter() { queue.resume() }
 
     private func ms(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince(startedAt) * 1000).rounded(.down))
+        Int64((date.timeIntervalSince(startedAt) * 1000).rounded())
     }
 
     private func ms(nanoseconds: Int64) -> Int64 {
