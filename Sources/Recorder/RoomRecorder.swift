@@ -190,12 +190,15 @@ public final class RoomRecorder: @unchecked Sendable {
         case .participantJoined(let id, let display, let at):
             join(id: id, display: display, atMs: max(0, ms(at)))
         case .trackAdded(let participantID, let kind, let codec):
+            if present[participantID] == nil, knownNames[participantID] != nil { break }
             recording(for: participantID).trackAdded(kind: kind, codec: codec)
         case .trackRemoved:
             break  // frames simply stop; the file ends when they leave or the recording stops
         case .frame(let frame):
             let frameMs = ms(nanoseconds: frame.wallTimeNanoseconds)
             furthestMs = max(furthestMs, frameMs)
+            // Frames still in flight after a leave belong to nobody: a rejoin is announced.
+            if present[frame.participantID] == nil, knownNames[frame.participantID] != nil { break }
             let recording = recording(for: frame.participantID)
             for block in recording.handle(frame, ms: frameMs) { mix(block.pcm, at: block.sample, from: recording.name) }
         case .data(let participantID, let payload, let at):
@@ -226,7 +229,8 @@ public final class RoomRecorder: @unchecked Sendable {
         return recording
     }
 
-    /// The participant's current recording; one that was never announced joins now, named by id.
+    /// The participant's current recording; one that was never announced (nor seen before) joins
+    /// now, named by id.
     private func recording(for id: String) -> ParticipantRecording {
         present[id] ?? join(id: id, display: id, atMs: max(0, furthestMs))
     }

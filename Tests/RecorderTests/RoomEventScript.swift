@@ -19,10 +19,11 @@ struct RoomEventScript {
         counter += 1
     }
 
-    mutating func join(_ id: String, _ display: String, atMs ms: Double, video: Bool = true) {
+    mutating func join(_ id: String, _ display: String, atMs ms: Double, video: Bool = true,
+                       videoCodec: NegotiatedStream.Codec = .vp8) {
         add(.participantJoined(id: id, display: display, at: Self.date(ms: Int64(ms))), atMs: ms)
         add(.trackAdded(participantID: id, kind: .audio, codec: .opus), atMs: ms)
-        if video { add(.trackAdded(participantID: id, kind: .video, codec: .vp8), atMs: ms) }
+        if video { add(.trackAdded(participantID: id, kind: .video, codec: videoCodec), atMs: ms) }
     }
 
     mutating func leave(_ id: String, atMs ms: Double) {
@@ -45,22 +46,26 @@ struct RoomEventScript {
     }
 
     /// VP8 frames at 30 fps from `fromMs`; the encoded frames are given (see ``encodeVideo``).
-    mutating func video(_ id: String, frames: [VPXEncodedFrame], fromMs: Double, rtpBase: Int64 = 777) {
+    /// `arrivalDelayMs` delays the frames' place in the event order (not their wall times), as a
+    /// slower video path does.
+    mutating func video(_ id: String, frames: [VPXEncodedFrame], fromMs: Double, rtpBase: Int64 = 777,
+                        arrivalDelayMs: Double = 0) {
         for (index, encoded) in frames.enumerated() {
             let ms = fromMs + Double(index) * 1000 / 30
             let frame = RemoteFrame(
-                participantID: id, kind: .video, codec: .vp8, bytes: encoded.data, isKeyframe: encoded.isKeyframe,
-                rtpTimestamp: rtpBase + Int64(index * 3000), clockRate: 90_000,
+                participantID: id, kind: .video, codec: encoded.codec == .vp9 ? .vp9 : .vp8, bytes: encoded.data,
+                isKeyframe: encoded.isKeyframe, rtpTimestamp: rtpBase + Int64(index * 3000), clockRate: 90_000,
                 wallTimeNanoseconds: Self.ns(ms: ms), mappedBySenderReport: false)
-            add(.frame(frame), atMs: ms)
+            add(.frame(frame), atMs: ms + arrivalDelayMs)
         }
     }
 
     /// `count` frames of the test pattern at `width`x`height`, 30 fps; keyframes at `keyframesAt`.
     /// Patterns are computed for 15 indices and cycled, which keeps debug builds fast.
     static func encodeVideo(count: Int, width: Int = 640, height: Int = 480, firstIndex: Int = 0,
-                            keyframesAt: Set<Int> = [0], encoder: VPXEncoder? = nil) throws -> [VPXEncodedFrame] {
-        let encoder = try encoder ?? VPXEncoder(configuration: .init(codec: .vp8, bitrate: 600_000))
+                            keyframesAt: Set<Int> = [0], codec: VPXCodec = .vp8,
+                            encoder: VPXEncoder? = nil) throws -> [VPXEncodedFrame] {
+        let encoder = try encoder ?? VPXEncoder(configuration: .init(codec: codec, bitrate: 600_000))
         let patterns = try (0..<15).map { try I420Frame.testPattern(width: width, height: height, frameIndex: $0) }
         var frames: [VPXEncodedFrame] = []
         for index in 0..<count {

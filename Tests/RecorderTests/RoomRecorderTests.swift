@@ -40,7 +40,8 @@ import Testing
         let video = try RoomEventScript.encodeVideo(count: 300)
         script.join("1", "Alice A.", atMs: 0)
         try script.audio("1", frequency: 440, fromMs: 0, toMs: 10_000)
-        script.video("1", frames: video, fromMs: 0)
+        // Alice's video arrives 70 ms behind her audio: the muxer must restore time order.
+        script.video("1", frames: video, fromMs: 0, arrivalDelayMs: 70)
         script.join("2", "Bob", atMs: 3000)
         try script.audio("2", frequency: 660, fromMs: 3000, toMs: 10_000, rtpBase: 4_000_000_000)
         script.video("2", frames: Array(video.prefix(210)), fromMs: 3000, rtpBase: 1 << 33)
@@ -70,6 +71,17 @@ import Testing
             #expect(webm.decodeErrors == "", "\(name)")
             #expect(webm.mkvinfo == 0, "\(name)")
         }
+
+        // Blocks in time order across tracks, at their wall times from the file's start.
+        let packets = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts", "-of", "csv=p=0",
+                                                   directory.file("Alice_A_.webm")])
+        let rows = packets.stdout.split(separator: "\n").map { $0.split(separator: ",").compactMap { Int($0) } }
+        #expect(rows.count == 800)
+        let times = rows.compactMap(\.last)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+        let videoTimes = rows.filter { $0.first == 1 }.compactMap(\.last)
+        #expect(videoTimes.prefix(4) == [0, 33, 66, 100])
+        #expect(videoTimes.last == 9966)
 
         // WAVs: exactly 10 s, each its own tone, Bob silent until he joined.
         let alice = try SoundFileReader(path: directory.file("Alice_A_.wav")).readAll()
@@ -310,5 +322,50 @@ import Testing
         #expect(size.width == 352 && size.height == 288)
         #expect(VP9KeyframeHeader.keyframeSize(of: Array(keyframe.data.prefix(4))) == nil)
         #expect(VP9KeyframeHeader.keyframeSize(of: []) == nil)
+    }
+
+    @Test func vp9IsMuxedWithItsKeyframeSize() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        var script = RoomEventScript()
+        script.join("8", "Ivy", atMs: 0, videoCodec: .vp9)
+        try script.audio("8", frequency: 440, fromMs: 0, toMs: 1000)
+        script.video("8", frames: try RoomEventScript.encodeVideo(count: 30, width: 320, height: 240, codec: .vp9), fromMs: 0)
+        let recorder = try Self.makeRecorder(directory, formats: RecordingFormats([.webm]))
+        for event in script.events { recorder.submit(event) }
+        let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 1000))
+        let file = try #require(manifest.participants.first?.files.first)
+        #expect(file.tracks.map(\.codec) == ["opus", "vp9"])
+        let webm = try Self.inspectWebM(directory.file("Ivy.webm"))
+        #expect(webm.streams == ["opus", "vp9,320,240"])
+        #expect(webm.decodeErrors == "")
+    }
+
+    @Test func theManifestIsRefreshedWhileRecording() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let recorder = try RoomRecorder(
+            directory: RecordingDirectory(path: directory.path), room: "demo", server: "ws://x/",
+            formats: RecordingFormats([.wav]), startedAt: RoomEventScript.startedAt, manifestRefresh: .milliseconds(100))
+        var script = RoomEventScript()
+        script.join("1", "Jo", atMs: 0, video: false)
+        try script.audio("1", frequency: 440, fromMs: 0, toMs: 1000)
+        for event in script.events { recorder.submit(event) }
+        // The timer ticks every second; poll for the refreshed manifest with a deadline.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var participants: [[String: Any]] = []
+        while ContinuousClock.now < deadline {
+            participants = (try? Self.manifestJSON(directory)["participants"] as? [[String: Any]]) ?? []
+            if !participants.isEmpty, recorder.progress.bytesWritten > 0 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(participants.first?["name"] as? String == "Jo")
+        #expect(try Self.manifestJSON(directory)["state"] as? String == "recording")
+        let progress = recorder.progress
+        #expect(progress.participantsPresent == 1)
+        #expect(progress.mediaMs == 980)
+        #expect(progress.bytesWritten >= 96_000)  // 1 s of 16-bit mono
+        await recorder.stop(endedAt: RoomEventScript.date(ms: 1000))
+        #expect(try Self.manifestJSON(directory)["state"] as? String == "finished")
     }
 }
