@@ -14,7 +14,7 @@ import Agent
 /// timestamps count from the file's first frame, whose recording time is ``startMs``. Audio and
 /// video arrive interleaved by the network, not by capture time, so frames wait in a short
 /// reorder window and go to the writer in non-decreasing time order; one later than what was
-/// already written is clamped to it.
+/// already written is clamped to it (and 1 ms past its own track's previous block).
 ///
 /// A keyframe with a new size stays in the same file: VP8 and VP9 keyframes carry their size in
 /// band and decoders (ffmpeg, browsers) follow it. The change is listed in ``resolutionChanges``.
@@ -44,6 +44,7 @@ final class ParticipantWebM {
     private var pending: [Frame] = []
     private var newestMs: Int64 = .min
     private var lastWrittenMs: Int64 = 0
+    private var lastTrackMs: [UInt8: Int64] = [:]
     private var closed = false
 
     /// The file's time 0 on the recording's timeline; nil until the file exists.
@@ -52,6 +53,8 @@ final class ParticipantWebM {
     private(set) var resolutionChanges: [RecordingManifest.ResolutionChange] = []
     private(set) var keyframesWritten: Int64 = 0
     private(set) var videoFramesDropped: Int64 = 0
+    /// Frames that came later than the reorder window and were moved up to keep time order.
+    private(set) var framesClamped: Int64 = 0
     private(set) var durationMs: Int64 = 0
 
     init(directory: RecordingDirectory, fileName: String, holdLimitMs: Int64 = 2000, reorderWindowMs: Int64 = 100) {
@@ -158,16 +161,23 @@ final class ParticipantWebM {
         for frame in pending {
             guard frame.ms <= limit else { break }
             written += 1
-            let timestamp = max(lastWrittenMs, frame.ms - startMs)
             let track = frame.kind == .audio ? audioTrack : videoTrack
             guard let track else { continue }
+            // A frame that missed the window is clamped to what was written, and kept strictly
+            // after its own track's previous block so decoders never see a repeated timestamp.
+            var timestamp = max(lastWrittenMs, frame.ms - startMs)
+            if let previous = lastTrackMs[track], timestamp <= previous {
+                timestamp = previous + 1
+                framesClamped += 1
+            }
+            lastTrackMs[track] = timestamp
             do {
                 try writer.write(track: track, timestampMs: timestamp, keyframe: frame.isKeyframe, frame: frame.bytes)
             } catch {
                 fail(error)
                 return
             }
-            lastWrittenMs = timestamp
+            lastWrittenMs = max(lastWrittenMs, timestamp)
             if frame.kind == .video, frame.isKeyframe { keyframesWritten += 1 }
         }
         pending.removeFirst(written)
