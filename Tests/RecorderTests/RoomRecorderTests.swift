@@ -368,4 +368,25 @@ import Testing
         await recorder.stop(endedAt: RoomEventScript.date(ms: 1000))
         #expect(try Self.manifestJSON(directory)["state"] as? String == "finished")
     }
+
+    @Test func aVideoOnlyParticipantGetsAVideoOnlyFileAndASilentWAV() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        var script = RoomEventScript()
+        script.add(.participantJoined(id: "10", display: "Kim", at: RoomEventScript.date(ms: 500)), atMs: 500)
+        script.add(.trackAdded(participantID: "10", kind: .video, codec: .vp8), atMs: 500)
+        script.video("10", frames: try RoomEventScript.encodeVideo(count: 30, width: 320, height: 240), fromMs: 500)
+        let recorder = try Self.makeRecorder(directory, formats: RecordingFormats([.webm, .wav]))
+        for event in script.events { recorder.submit(event) }
+        let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 2000))
+        let files = try #require(manifest.participants.first?.files)
+        #expect(files.map(\.path) == ["Kim.webm", "Kim.wav"])
+        #expect(files.first?.startMs == 500)
+        #expect(files.first?.tracks.map(\.kind) == [.video])
+        let webm = try Self.inspectWebM(directory.file("Kim.webm"))
+        #expect(webm.streams == ["vp8,320,240"])
+        #expect(webm.decodeErrors == "")
+        let wav = try SoundFileReader(path: directory.file("Kim.wav")).readAll()
+        #expect(wav.count == 96_000 && wav.allSatisfy { $0 == 0 })
+    }
 }
