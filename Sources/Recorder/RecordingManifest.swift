@@ -50,6 +50,8 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
     public var participants: [Participant]
     /// Files of the whole room rather than one participant: mix.wav, data.jsonl.
     public var files: [File]
+    /// Room events the recorder's bounded queue refused because the writer fell behind.
+    public var eventsDropped: Int64?
 
     public init(room: String, server: String, startedAt: Date, formats: [String] = [],
                 state: State = .recording, participants: [Participant] = [], files: [File] = []) {
@@ -139,6 +141,8 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         public var tracks: [Track]
         public var bytes: Int64?
         public var durationMs: Int64?
+        /// Why writing stopped early (e.g. disk full); the file holds what was written until then.
+        public var error: String?
 
         public init(path: String, format: String, startMs: Int64, tracks: [Track] = [],
                     bytes: Int64? = nil, durationMs: Int64? = nil) {
@@ -151,7 +155,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case path, format, tracks, bytes
+            case path, format, tracks, bytes, error
             case startMs = "start_ms"
             case durationMs = "duration_ms"
         }
@@ -348,6 +352,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         case startedAt = "started_at"
         case endedAt = "ended_at"
         case durationMs = "duration_ms"
+        case eventsDropped = "events_dropped"
     }
 
     public init(from decoder: Decoder) throws {
@@ -362,6 +367,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         formats = try container.decodeIfPresent([String].self, forKey: .formats) ?? []
         participants = try container.decode([Participant].self, forKey: .participants)
         files = try container.decodeIfPresent([File].self, forKey: .files) ?? []
+        eventsDropped = try container.decodeIfPresent(Int64.self, forKey: .eventsDropped)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -376,6 +382,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         try container.encode(formats, forKey: .formats)
         try container.encode(participants, forKey: .participants)
         try container.encode(files, forKey: .files)
+        try container.encodeIfPresent(eventsDropped, forKey: .eventsDropped)
     }
 
     /// ISO-8601 in UTC with milliseconds: `2026-11-30T10:42:07.120Z`.

@@ -1,0 +1,278 @@
+import Agent
+import Foundation
+
+/// Everything recorded for one participant during one stay in the room: their `<name>.webm`,
+/// `<name>.wav` and `<name>.opus`, their decoded audio for the room mix, and their statistics.
+/// A rejoin is a new ``ParticipantRecording`` with a new name.
+///
+/// **WAV placement** (ARCHITECTURE.md, Timing): the first audio frame lands at sample
+/// 48 × (its mapped wall time in ms from the recording's t=0); every later one at the first's
+/// position plus its RTP timestamp difference at 48 kHz. Durations are never summed and arrival
+/// jitter never moves audio. Only a jump of more than ``reanchorThresholdSamples`` between the
+/// RTP-derived and the wall-derived positions (the sender restarted its clock) re-anchors on the
+/// wall time. A gap up to ``TimelineWAVWriter/maxConcealedGap`` is filled with Opus packet loss
+/// concealment, computed before the next packet is decoded so it continues the last audio;
+/// longer gaps are silence (the writer fills them).
+///
+/// A write error ends only the file that failed; it is recorded in that file's manifest entry
+/// and reported through `reportError`. Not thread-safe: the recorder's writer queue owns it.
+final class ParticipantRecording {
+    static let reanchorThresholdSamples: Int64 = 48_000
+
+    let id: String
+    let display: String
+    let name: String
+    let joinedMs: Int64
+    private(set) var leftMs: Int64?
+    private(set) var isPresent = true
+
+    private let directory: RecordingDirectory
+    private let formats: RecordingFormats
+    private let decodeAudio: Bool
+    private let reportError: (String) -> Void
+
+    private let webm: ParticipantWebM?
+    private var wav: TimelineWAVWriter?
+    private var wavError: String?
+    private var ogg: OggOpusWriter?
+    private var oggError: String?
+    private var oggStartMs: Int64?
+    private var decoder: OpusDecoder?
+
+    private var anchor: (rtp: Int64, sample: Int64)?
+    /// Timeline position just past the last audio decoded (or concealed).
+    private(set) var audioEnd: Int64?
+    private(set) var reanchors = 0
+    private(set) var undecodableFrames = 0
+
+    private var counted: [TrackKind: (frames: Int64, bytes: Int64, keyframes: Int64, firstMs: Int64)] = [:]
+    private var receiverStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
+    private var mappings: [TrackKind: RecordingManifest.RTPNTPMapping] = [:]
+
+    init(id: String, display: String, name: String, joinedMs: Int64, directory: RecordingDirectory,
+         formats: RecordingFormats, reportError: @escaping (String) -> Void) {
+        self.id = id
+        self.display = display
+        self.name = name
+        self.joinedMs = joinedMs
+        self.directory = directory
+        self.formats = formats
+        self.reportError = reportError
+        decodeAudio = formats.contains(.wav) || formats.contains(.mix)
+        webm = formats.contains(.webm) ? ParticipantWebM(directory: directory, fileName: "\(name).webm") : nil
+        if formats.contains(.wav) {
+            do {
+                wav = try TimelineWAVWriter(path: directory.filePath("\(name).wav"))
+            } catch {
+                failWAV(error)
+            }
+        }
+    }
+
+    func trackAdded(kind: TrackKind, codec: NegotiatedStream.Codec) {
+        webm?.announce(kind: kind, codec: codec)
+    }
+
+    func update(_ statistics: ReceiveStreamStatistics, kind: TrackKind) {
+        receiverStatistics[kind] = statistics
+    }
+
+    /// Records one frame at `ms` on the recording's timeline. Returns the decoded audio blocks
+    /// (mono PCM with their timeline positions) for the room mix.
+    func handle(_ frame: RemoteFrame, ms: Int64) -> [(pcm: [Int16], sample: Int64)] {
+        guard isPresent else { return [] }
+        count(frame, ms: ms)
+        if let webm {
+            let failedBefore = webm.error != nil
+            webm.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: ms))
+            if !failedBefore, let error = webm.error { reportError("\(webm.fileName): \(error)") }
+        }
+        guard frame.kind == .audio, frame.codec == .opus else { return [] }
+        writeOgg(frame.bytes, ms: ms)
+        guard decodeAudio else { return [] }
+        return decode(frame, ms: ms)
+    }
+
+    private func count(_ frame: RemoteFrame, ms: Int64) {
+        var entry = counted[frame.kind] ?? (0, 0, 0, ms)
+        entry.frames += 1
+        entry.bytes += Int64(frame.bytes.count)
+        if frame.kind == .video, frame.isKeyframe { entry.keyframes += 1 }
+        counted[frame.kind] = entry
+        // Keep the first mapping, upgraded once to the first one a sender report made.
+        if mappings[frame.kind] == nil || (mappings[frame.kind]?.source == .arrival && frame.mappedBySenderReport) {
+            mappings[frame.kind] = .init(rtp: frame.rtpTimestamp, ntp: 0, wallMs: frame.wallTimeNanoseconds / 1_000_000,
+                                         source: frame.mappedBySenderReport ? .senderReport : .arrival)
+        }
+    }
+
+    private func writeOgg(_ packet: [UInt8], ms: Int64) {
+        guard formats.contains(.ogg), oggError == nil else { return }
+        do {
+            if ogg == nil {
+                ogg = try OggOpusWriter(path: directory.filePath("\(name).opus"))
+                oggStartMs = ms
+            }
+            try ogg?.write(packet: packet)
+        } catch let error as OpusPacket.Error {
+            _ = error  // a malformed packet is skipped, the file goes on
+        } catch {
+            oggError = "\(error)"
+            try? ogg?.close()
+            reportError("\(name).opus: \(error)")
+        }
+    }
+
+    /// The timeline position of an audio frame: wall time for the first, RTP time after.
+    private func position(of frame: RemoteFrame, ms: Int64) -> Int64 {
+        let wallSample = ms * 48
+        let clockRate = Int64(max(1, frame.clockRate))
+        if let anchor {
+            let sample = anchor.sample + (frame.rtpTimestamp - anchor.rtp) * 48_000 / clockRate
+            if abs(sample - wallSample) <= Self.reanchorThresholdSamples { return sample }
+            reanchors += 1
+        }
+        anchor = (frame.rtpTimestamp, wallSample)
+        return wallSample
+    }
+
+    private func decode(_ frame: RemoteFrame, ms: Int64) -> [(pcm: [Int16], sample: Int64)] {
+        if decoder == nil { decoder = try? OpusDecoder(channels: 1) }
+        guard let decoder else { return [] }
+        let sample = position(of: frame, ms: ms)
+        guard TimelineWAVWriter.validPositions.contains(sample) else { return [] }
+        var blocks: [(pcm: [Int16], sample: Int64)] = []
+        if let end = audioEnd, sample > end, sample - end <= (wav?.maxConcealedGap ?? 5760) {
+            let gap = Int(sample - end)
+            let rounded = min((gap + 119) / 120 * 120, OpusDecoder.maxFrameSamplesPerChannel)
+            if let concealed = try? decoder.conceal(samplesPerChannel: rounded) {
+                let block = Array(concealed.prefix(gap))
+                writeWAV(block, at: end)
+                blocks.append((block, end))
+                audioEnd = end + Int64(block.count)
+            }
+        }
+        guard let pcm = try? decoder.decode(frame.bytes), !pcm.isEmpty else {
+            undecodableFrames += 1
+            return blocks
+        }
+        writeWAV(pcm, at: sample)
+        blocks.append((pcm, sample))
+        audioEnd = max(audioEnd ?? 0, sample + Int64(pcm.count))
+        return blocks
+    }
+
+    private func writeWAV(_ pcm: [Int16], at sample: Int64) {
+        guard let wav else { return }
+        do {
+            try wav.write(pcm, atSample: sample)
+        } catch {
+            failWAV(error)
+        }
+    }
+
+    private func failWAV(_ error: Error) {
+        guard wavError == nil else { return }
+        wavError = "\(error)"
+        try? wav?.close()
+        reportError("\(name).wav: \(error)")
+    }
+
+    /// They left: their WebM and Ogg files end here. The WAV stays open, to be padded to the
+    /// recording's end by ``finish(atSample:)``.
+    func leave(atMs ms: Int64) {
+        guard isPresent else { return }
+        leftMs = ms
+        isPresent = false
+        closeStreams()
+    }
+
+    private func closeStreams() {
+        if let webm {
+            let failedBefore = webm.error != nil
+            webm.close()
+            if !failedBefore, let error = webm.error { reportError("\(webm.fileName): \(error)") }
+        }
+        if let ogg, oggError == nil {
+            do { try ogg.close() } catch {
+                oggError = "\(error)"
+                reportError("\(name).opus: \(error)")
+            }
+        }
+    }
+
+    /// The recording ends at `end` (samples): closes everything and pads the WAV to there.
+    func finish(atSample end: Int64) {
+        closeStreams()
+        isPresent = false
+        guard let wav, wavError == nil else { return }
+        do { try wav.finish(atSample: end) } catch { failWAV(error) }
+    }
+
+    var wavPosition: Int64 { wav?.position ?? 0 }
+
+    /// Paths of the files that exist, for byte counts.
+    var filePaths: [String] {
+        var names: [String] = []
+        if webm?.exists == true { names.append("\(name).webm") }
+        if wav != nil { names.append("\(name).wav") }
+        if ogg != nil { names.append("\(name).opus") }
+        return names
+    }
+
+    func manifestEntry(fileBytes: (String) -> Int64?) -> RecordingManifest.Participant {
+        var files: [RecordingManifest.File] = []
+        if let webm, let file = webm.manifestFile(mappings: mappings, bytes: fileBytes(webm.fileName)) {
+            files.append(file)
+        }
+        if let wav {
+            var file = RecordingManifest.File(
+                path: "\(name).wav", format: "wav", startMs: 0,
+                tracks: [.init(kind: .audio, codec: "pcm_s16le", channels: wav.channels, sampleRate: 48_000,
+                               rtpNtpMapping: mappings[.audio])],
+                bytes: fileBytes("\(name).wav"), durationMs: wav.position / 48)
+            file.error = wavError
+            files.append(file)
+        }
+        if let ogg {
+            var file = RecordingManifest.File(
+                path: "\(name).opus", format: "ogg", startMs: oggStartMs ?? 0,
+                tracks: [.init(kind: .audio, codec: "opus", channels: ogg.channels, sampleRate: 48_000,
+                               rtpNtpMapping: mappings[.audio])],
+                bytes: fileBytes("\(name).opus"), durationMs: ogg.durationSamples / 48)
+            file.error = oggError
+            files.append(file)
+        }
+        var entry = RecordingManifest.Participant(
+            id: id, display: display, name: name, joinedMs: joinedMs, leftMs: leftMs, files: files,
+            stats: stats, resolutionChanges: webm?.resolutionChanges ?? [])
+        entry.gaps = (wav?.gaps ?? []).map { gap in
+            .init(kind: .audio, startMs: gap.lowerBound / 48, endMs: gap.upperBound / 48,
+                  reason: gap.lowerBound == 0 ? "not_joined" : (leftMs.map { gap.lowerBound >= $0 * 48 } == true ? "left" : "silence"))
+        }
+        return entry
+    }
+
+    /// The receiver's counters where it reported them, with what the recorder saw itself.
+    var stats: RecordingManifest.Stats {
+        var stats = RecordingManifest.Stats()
+        for kind in [TrackKind.audio, .video] {
+            var entry = RecordingManifest.KindStats()
+            if let receiver = receiverStatistics[kind] {
+                entry.packets = Int64(receiver.packets)
+                entry.lost = Int64(receiver.lost)
+                entry.recovered = Int64(receiver.recovered)
+                entry.nacks = Int64(receiver.nacks)
+                entry.plis = Int64(receiver.plis)
+                entry.keyframes = Int64(receiver.keyframes)
+            }
+            if let seen = counted[kind] {
+                entry.keyframes = max(entry.keyframes, seen.keyframes)
+                entry.firstFrameMs = seen.firstMs
+                entry.bytes = seen.bytes
+            }
+            stats[kind == .audio ? .audio : .video] = entry
+        }
+        return stats
+    }
+}

@@ -1,0 +1,232 @@
+import Agent
+
+/// Muxes one participant's Opus and VP8/VP9 frames into `<name>.webm`.
+///
+/// A WebM track needs the video size before the first block, and the size is only known from a
+/// keyframe. So while a video track is announced but no keyframe has come, audio is held (up to
+/// ``holdLimitMs`` of it); the first keyframe creates the file with both tracks, and if none comes
+/// in time the file goes audio-only. Video frames before the first keyframe cannot be decoded and
+/// are dropped.
+///
+///     frames ─▶ [hold until keyframe / hold limit] ─▶ reorder window (sorted by time) ─▶ WebMWriter
+///
+/// Times are milliseconds on the recording's timeline (from the frames' mapped wall times); block
+/// timestamps count from the file's first frame, whose recording time is ``startMs``. Audio and
+/// video arrive interleaved by the network, not by capture time, so frames wait in a short
+/// reorder window and go to the writer in non-decreasing time order; one later than what was
+/// already written is clamped to it (and 1 ms past its own track's previous block).
+///
+/// A keyframe with a new size stays in the same file: VP8 and VP9 keyframes carry their size in
+/// band and decoders (ffmpeg, browsers) follow it. The change is listed in ``resolutionChanges``.
+///
+/// A write error (disk full) ends the file: it is closed as far as it got and ``error`` says why.
+/// Not thread-safe: the recorder's writer queue owns it.
+final class ParticipantWebM {
+    struct Frame {
+        var kind: TrackKind
+        var bytes: [UInt8]
+        var isKeyframe: Bool
+        var ms: Int64
+    }
+
+    let path: String
+    let fileName: String
+    let holdLimitMs: Int64
+    let reorderWindowMs: Int64
+
+    private(set) var audioAnnounced = false
+    private(set) var videoCodec: NegotiatedStream.Codec?
+    private var writer: WebMWriter?
+    private var audioTrack: UInt8?
+    private var videoTrack: UInt8?
+    private(set) var videoSize: (width: Int, height: Int)?
+    private var currentSize: (width: Int, height: Int)?
+    private var pending: [Frame] = []
+    private var newestMs: Int64 = .min
+    private var lastWrittenMs: Int64 = 0
+    private var lastTrackMs: [UInt8: Int64] = [:]
+    private var closed = false
+
+    /// The file's time 0 on the recording's timeline; nil until the file exists.
+    private(set) var startMs: Int64?
+    private(set) var error: String?
+    private(set) var resolutionChanges: [RecordingManifest.ResolutionChange] = []
+    private(set) var keyframesWritten: Int64 = 0
+    private(set) var videoFramesDropped: Int64 = 0
+    /// Frames that came later than the reorder window and were moved up to keep time order.
+    private(set) var framesClamped: Int64 = 0
+    private(set) var durationMs: Int64 = 0
+
+    init(directory: RecordingDirectory, fileName: String, holdLimitMs: Int64 = 2000, reorderWindowMs: Int64 = 100) {
+        self.fileName = fileName
+        path = directory.filePath(fileName)
+        self.holdLimitMs = holdLimitMs
+        self.reorderWindowMs = reorderWindowMs
+    }
+
+    /// Whether the file was created.
+    var exists: Bool { startMs != nil }
+    var hasAudio: Bool { audioTrack != nil }
+    var hasVideo: Bool { videoTrack != nil }
+
+    func announce(kind: TrackKind, codec: NegotiatedStream.Codec) {
+        switch kind {
+        case .audio: audioAnnounced = true
+        case .video: if codec == .vp8 || codec == .vp9 { videoCodec = codec }
+        }
+    }
+
+    func add(_ frame: Frame) {
+        guard !closed, error == nil else { return }
+        if writer == nil {
+            guard admitBeforeFile(frame) else { return }
+        } else {
+            guard frame.kind == .audio ? audioTrack != nil : videoTrack != nil else {
+                if frame.kind == .video { videoFramesDropped += 1 }
+                return
+            }
+            if frame.kind == .video, frame.isKeyframe, let size = Self.size(of: frame.bytes, codec: videoCodec),
+               let current = currentSize, size != current
+            {
+                resolutionChanges.append(.init(tMs: frame.ms, width: size.width, height: size.height))
+                currentSize = size
+            }
+            insert(frame)
+        }
+        flush(upTo: newestMs - reorderWindowMs)
+    }
+
+    /// Before the file exists: hold audio, wait for a keyframe, create the file when it can be.
+    /// Returns false for a frame that is dropped.
+    private func admitBeforeFile(_ frame: Frame) -> Bool {
+        switch frame.kind {
+        case .audio:
+            insert(frame)
+            if videoCodec == nil {
+                open(size: nil)
+            } else if let first = pending.first, frame.ms - first.ms >= holdLimitMs {
+                open(size: nil)
+            }
+            return true
+        case .video:
+            guard videoCodec != nil, frame.isKeyframe,
+                  let size = Self.size(of: frame.bytes, codec: videoCodec) else {
+                videoFramesDropped += 1
+                return false
+            }
+            insert(frame)
+            open(size: size)
+            return writer != nil
+        }
+    }
+
+    private func insert(_ frame: Frame) {
+        newestMs = max(newestMs, frame.ms)
+        // Frames nearly always arrive in order: search from the back.
+        var index = pending.count
+        while index > 0, pending[index - 1].ms > frame.ms { index -= 1 }
+        pending.insert(frame, at: index)
+    }
+
+    /// Creates the file: audio if announced or held, video if a keyframe gave its size.
+    private func open(size: (width: Int, height: Int)?) {
+        var tracks: [WebMTrack] = []
+        let withAudio = audioAnnounced || pending.contains { $0.kind == .audio }
+        if withAudio {
+            audioTrack = UInt8(tracks.count + 1)
+            tracks.append(.opus(number: UInt8(tracks.count + 1)))
+        }
+        if let size, let videoCodec {
+            videoTrack = UInt8(tracks.count + 1)
+            tracks.append(.video(number: UInt8(tracks.count + 1), codec: videoCodec == .vp9 ? .vp9 : .vp8,
+                                 width: size.width, height: size.height))
+            videoSize = size
+            currentSize = size
+        }
+        // Held frames of a kind the file has no track for (none, by construction) would be lost.
+        pending.removeAll { $0.kind == .video && videoTrack == nil }
+        guard !tracks.isEmpty else { return }
+        do {
+            writer = try WebMWriter(path: path, tracks: tracks)
+            startMs = pending.first?.ms ?? 0
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Writes the pending frames at or before `limit`, oldest first.
+    private func flush(upTo limit: Int64) {
+        guard let writer, let startMs else { return }
+        var written = 0
+        for frame in pending {
+            guard frame.ms <= limit else { break }
+            written += 1
+            let track = frame.kind == .audio ? audioTrack : videoTrack
+            guard let track else { continue }
+            // A frame that missed the window is clamped to what was written, and kept strictly
+            // after its own track's previous block so decoders never see a repeated timestamp.
+            var timestamp = max(lastWrittenMs, frame.ms - startMs)
+            if let previous = lastTrackMs[track], timestamp <= previous {
+                timestamp = previous + 1
+                framesClamped += 1
+            }
+            lastTrackMs[track] = timestamp
+            do {
+                try writer.write(track: track, timestampMs: timestamp, keyframe: frame.isKeyframe, frame: frame.bytes)
+            } catch {
+                fail(error)
+                return
+            }
+            lastWrittenMs = max(lastWrittenMs, timestamp)
+            if frame.kind == .video, frame.isKeyframe { keyframesWritten += 1 }
+        }
+        pending.removeFirst(written)
+        durationMs = writer.durationMs
+    }
+
+    /// Writes everything still held and finishes the file. Idempotent.
+    func close() {
+        guard !closed else { return }
+        if writer == nil, error == nil, pending.contains(where: { $0.kind == .audio }) { open(size: nil) }
+        flush(upTo: .max)
+        closed = true
+        pending.removeAll()
+        if let writer {
+            durationMs = writer.durationMs
+            do { try writer.close() } catch { fail(error) }
+        }
+    }
+
+    private func fail(_ failure: Error) {
+        if error == nil { error = "\(failure)" }
+        pending.removeAll()
+        if let writer { try? writer.close() }
+        closed = true
+    }
+
+    /// The size a keyframe declares, by codec.
+    static func size(of frame: [UInt8], codec: NegotiatedStream.Codec?) -> (width: Int, height: Int)? {
+        switch codec {
+        case .vp8: frame.withUnsafeBytes { VP8Depacketizer.keyframeSize(of: $0) }
+        case .vp9: VP9KeyframeHeader.keyframeSize(of: frame)
+        default: nil
+        }
+    }
+
+    /// The manifest entry, or nil if the file was never created (and creating it did not fail).
+    func manifestFile(mappings: [TrackKind: RecordingManifest.RTPNTPMapping], bytes: Int64?) -> RecordingManifest.File? {
+        guard startMs != nil || error != nil else { return nil }
+        var tracks: [RecordingManifest.Track] = []
+        if audioTrack != nil {
+            tracks.append(.init(kind: .audio, codec: "opus", channels: 2, sampleRate: 48_000, rtpNtpMapping: mappings[.audio]))
+        }
+        if videoTrack != nil {
+            tracks.append(.init(kind: .video, codec: videoCodec == .vp9 ? "vp9" : "vp8", width: videoSize?.width,
+                                height: videoSize?.height, rtpNtpMapping: mappings[.video]))
+        }
+        var file = RecordingManifest.File(path: fileName, format: "webm", startMs: startMs ?? 0, tracks: tracks,
+                                          bytes: bytes, durationMs: durationMs)
+        file.error = error
+        return file
+    }
+}

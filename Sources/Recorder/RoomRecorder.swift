@@ -1,0 +1,358 @@
+import Agent
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Turns a stream of ``RoomEvent``s into a recording directory (ARCHITECTURE.md, "Recording
+/// directory"): per participant `<name>.webm`, `<name>.wav`, `<name>.opus`; for the room
+/// `mix.wav` and `data.jsonl`; and manifest.json, written at start, refreshed while recording
+/// and final at stop.
+///
+///     network thread ── submit(event) ──▶ bounded count ──▶ serial writer queue ──▶ ParticipantRecording ─▶ files
+///                        (never blocks;      (drops counted,     (owns every writer,     RoomMixer ─▶ mix.wav
+///                         O(1))               never silent)       the manifest timer)     DataMessageLog ─▶ data.jsonl
+///
+/// **Threads.** ``submit(_:)`` only counts and enqueues onto the recorder's own serial queue, so
+/// the network thread never waits for a disk. The queue is bounded by ``queueCapacity`` events
+/// waiting: a media, data or statistics event beyond it is dropped and counted (manifest
+/// `events_dropped`). Joins, leaves and track changes are never dropped (they are few and the
+/// files depend on them).
+///
+/// **Time.** Media is placed by the frames' mapped wall times and RTP timestamps, never by when
+/// the recorder happened to process them, so events may be fed faster than real time. t=0 is
+/// `startedAt`.
+///
+/// **Errors.** A failing file ends just that file, with its error in the manifest; the first
+/// such error is kept as ``outputError`` (the CLI's exit 5). A manifest that cannot be written
+/// is an output error too.
+public final class RoomRecorder: @unchecked Sendable {
+    // @unchecked Sendable: every `var` below is touched only on `queue` (checked with
+    // dispatchPrecondition in `handle` and `refreshManifest`); the cross-thread state is the
+    // atomics and the `published` mutex.
+    public let directory: RecordingDirectory
+    public let formats: RecordingFormats
+    public let startedAt: Date
+    public let queueCapacity: Int
+
+    private let queue: DispatchQueue
+    private let waiting = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
+    private let accepting = Atomic<Bool>(true)
+    private let published = Mutex(RoomRecorderProgress())
+    private let startNanoseconds: Int64
+
+    private var manifest: RecordingManifest
+    private let manifestWriter: ManifestWriter
+    private var names = NameAllocator()
+    private var recordings: [ParticipantRecording] = []
+    private var present: [String: ParticipantRecording] = [:]
+    /// Names by participant id, kept after they leave, for data messages that arrive late.
+    private var knownNames: [String: String] = [:]
+    private var mixer: RoomMixer?
+    private var mixError: String?
+    private var dataLog: DataMessageLog?
+    private var dataError: String?
+    private var timer: DispatchSourceTimer?
+    private var furthestMs: Int64 = 0
+    private var finalManifest: RecordingManifest?
+
+    /// Creates the directory and writes the first manifest (state `recording`).
+    ///
+    /// - Parameters:
+    ///   - queueCapacity: events that may wait for the writer before media events are dropped.
+    ///   - manifestRefresh: how often manifest.json is rewritten while recording (≤ 5 s).
+    public init(directory: RecordingDirectory, room: String, server: String, formats: RecordingFormats = .default,
+                startedAt: Date = Date(), queueCapacity: Int = 8192,
+                manifestRefresh: Duration = .seconds(2)) throws(RoomRecorderError) {
+        self.directory = directory
+        self.formats = formats
+        self.startedAt = startedAt
+        self.queueCapacity = max(1, queueCapacity)
+        startNanoseconds = Int64((startedAt.timeIntervalSince1970 * 1_000_000_000).rounded())
+        queue = DispatchQueue(label: "agentd.recorder.\(room)", qos: .utility)
+        do {
+            try directory.checkWritable()
+        } catch {
+            throw .directory(error.description)
+        }
+        manifest = RecordingManifest(room: room, server: server, startedAt: startedAt, formats: formats.names)
+        manifest.eventsDropped = 0
+        manifestWriter = ManifestWriter(directory: directory.path, refreshInterval: manifestRefresh)
+        if formats.contains(.mix) {
+            do {
+                mixer = try RoomMixer(output: TimelineWAVWriter(path: directory.filePath("mix.wav")))
+            } catch {
+                mixError = "\(error)"
+                noteOutputError(.file("mix.wav: \(error)"))
+            }
+        }
+        if formats.contains(.data) {
+            do {
+                dataLog = try DataMessageLog(path: directory.filePath("data.jsonl"))
+            } catch {
+                dataError = "\(error)"
+                noteOutputError(.file("data.jsonl: \(error)"))
+            }
+        }
+        do {
+            try manifestWriter.write(buildManifest())
+        } catch {
+            throw .manifest(error.description)
+        }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
+        timer.setEventHandler { [weak self] in self?.refreshManifest(force: false) }
+        timer.resume()
+        self.timer = timer
+    }
+
+    deinit {
+        timer?.cancel()
+    }
+
+    // MARK: Producer side (any thread)
+
+    /// Hands an event to the writer queue without waiting. Media, data and statistics events are
+    /// dropped (and counted) when ``queueCapacity`` events are already waiting, or after stop.
+    public func submit(_ event: RoomEvent) {
+        guard accepting.load(ordering: .acquiring) else {
+            dropped.add(1, ordering: .relaxed)
+            return
+        }
+        let previous = waiting.add(1, ordering: .relaxed).oldValue
+        if previous >= queueCapacity, Self.isDroppable(event) {
+            waiting.subtract(1, ordering: .relaxed)
+            dropped.add(1, ordering: .relaxed)
+            return
+        }
+        queue.async { [self] in
+            waiting.subtract(1, ordering: .relaxed)
+            handle(event)
+        }
+    }
+
+    private static func isDroppable(_ event: RoomEvent) -> Bool {
+        switch event {
+        case .frame, .data, .statistics: true
+        case .participantJoined, .participantLeft, .trackAdded, .trackRemoved: false
+        }
+    }
+
+    /// Events dropped so far.
+    public var eventsDropped: Int64 { Int64(dropped.load(ordering: .relaxed)) }
+
+    public var progress: RoomRecorderProgress {
+        var snapshot = published.withLock { $0 }
+        snapshot.eventsDropped = eventsDropped
+        snapshot.eventsQueued = waiting.load(ordering: .relaxed)
+        return snapshot
+    }
+
+    /// The first output error, if any (CLI exit 5).
+    public var outputError: RoomRecorderError? { published.withLock { $0.outputError } }
+
+    /// Stops accepting events, writes everything queued before, finishes every file (WAVs padded
+    /// to the recording's end) and writes the final manifest. Blocks until done; idempotent.
+    @discardableResult
+    public func stopAndWait(endedAt: Date) -> RecordingManifest {
+        accepting.store(false, ordering: .releasing)
+        return queue.sync { finish(endedAt: endedAt) }
+    }
+
+    /// ``stopAndWait(endedAt:)`` without blocking the caller's thread.
+    @discardableResult
+    public func stop(endedAt: Date) async -> RecordingManifest {
+        accepting.store(false, ordering: .releasing)
+        return await withCheckedContinuation { continuation in
+            queue.async { [self] in continuation.resume(returning: finish(endedAt: endedAt)) }
+        }
+    }
+
+    // MARK: Writer queue
+
+    /// Test hooks: hold and release the writer queue, to fill the bounded queue deterministically.
+    func suspendWriter() { queue.suspend() }
+    func resumeWriter() { queue.resume() }
+
+    private func ms(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince(startedAt) * 1000).rounded())
+    }
+
+    private func ms(nanoseconds: Int64) -> Int64 {
+        let offset = nanoseconds - startNanoseconds
+        return offset >= 0 ? offset / 1_000_000 : -((-offset + 999_999) / 1_000_000)
+    }
+
+    private func handle(_ event: RoomEvent) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard finalManifest == nil else { return }
+        switch event {
+        case .participantJoined(let id, let display, let at):
+            join(id: id, display: display, atMs: max(0, ms(at)))
+        case .trackAdded(let participantID, let kind, let codec):
+            if present[participantID] == nil, knownNames[participantID] != nil { break }
+            recording(for: participantID).trackAdded(kind: kind, codec: codec)
+        case .trackRemoved:
+            break  // frames simply stop; the file ends when they leave or the recording stops
+        case .frame(let frame):
+            let frameMs = ms(nanoseconds: frame.wallTimeNanoseconds)
+            furthestMs = max(furthestMs, frameMs)
+            // Frames still in flight after a leave belong to nobody: a rejoin is announced.
+            if present[frame.participantID] == nil, knownNames[frame.participantID] != nil { break }
+            let recording = recording(for: frame.participantID)
+            for block in recording.handle(frame, ms: frameMs) { mix(block.pcm, at: block.sample, from: recording.name) }
+        case .data(let participantID, let payload, let at):
+            log(payload, from: participantID.flatMap { knownNames[$0] } ?? "unknown", atMs: ms(at))
+        case .participantLeft(let id, let at):
+            guard let recording = present.removeValue(forKey: id) else { break }
+            recording.leave(atMs: max(recording.joinedMs, ms(at)))
+            if let mixer, mixError == nil {
+                do { try mixer.leave(recording.name) } catch { failMix(error) }
+            }
+            publishCounts()
+        case .statistics(let participantID, let kind, let statistics):
+            present[participantID]?.update(statistics, kind: kind)
+        }
+    }
+
+    @discardableResult
+    private func join(id: String, display: String, atMs joinedMs: Int64) -> ParticipantRecording {
+        if let existing = present[id] { return existing }
+        let name = names.allocate(display: display)
+        let recording = ParticipantRecording(
+            id: id, display: display, name: name, joinedMs: joinedMs, directory: directory, formats: formats,
+            reportError: { [weak self] reason in self?.noteOutputError(.file(reason)) })
+        recordings.append(recording)
+        present[id] = recording
+        knownNames[id] = name
+        publishCounts()
+        return recording
+    }
+
+    /// The participant's current recording; one that was never announced (nor seen before) joins
+    /// now, named by id.
+    private func recording(for id: String) -> ParticipantRecording {
+        present[id] ?? join(id: id, display: id, atMs: max(0, furthestMs))
+    }
+
+    private func mix(_ pcm: [Int16], at sample: Int64, from name: String) {
+        guard let mixer, mixError == nil else { return }
+        do { try mixer.push(pcm, atSample: sample, from: name) } catch { failMix(error) }
+    }
+
+    private func failMix(_ error: Error) {
+        guard mixError == nil else { return }
+        mixError = "\(error)"
+        noteOutputError(.file("mix.wav: \(error)"))
+    }
+
+    private func log(_ payload: DataChannelMessage.Payload, from: String, atMs: Int64) {
+        guard let dataLog, dataError == nil else { return }
+        do {
+            switch payload {
+            case .text(let text): try dataLog.append(tMs: atMs, from: from, text: text)
+            case .binary(let bytes): try dataLog.append(tMs: atMs, from: from, binary: bytes)
+            }
+        } catch {
+            dataError = "\(error)"
+            try? dataLog.close()
+            noteOutputError(.file("data.jsonl: \(error)"))
+        }
+    }
+
+    private func noteOutputError(_ error: RoomRecorderError) {
+        published.withLock { if $0.outputError == nil { $0.outputError = error } }
+    }
+
+    private func publishCounts() {
+        let presentCount = present.count, total = recordings.count, media = furthestMs
+        published.withLock {
+            $0.participantsPresent = presentCount
+            $0.participantsRecorded = total
+            $0.mediaMs = media
+        }
+    }
+
+    // MARK: Manifest
+
+    private func fileBytes(_ name: String) -> Int64? {
+        var status = stat()
+        return stat(directory.filePath(name), &status) == 0 ? Int64(status.st_size) : nil
+    }
+
+    private func buildManifest() -> RecordingManifest {
+        var result = manifest
+        result.eventsDropped = eventsDropped
+        result.participants = recordings.map { $0.manifestEntry(fileBytes: fileBytes) }
+        var files: [RecordingManifest.File] = []
+        if mixer != nil || mixError != nil {
+            var file = RecordingManifest.File(
+                path: "mix.wav", format: "mix", startMs: 0,
+                tracks: [.init(kind: .audio, codec: "pcm_s16le", channels: 1, sampleRate: 48_000)],
+                bytes: fileBytes("mix.wav"), durationMs: (mixer?.emitted ?? 0) / 48)
+            file.error = mixError
+            files.append(file)
+        }
+        if dataLog != nil || dataError != nil {
+            var file = RecordingManifest.File(path: "data.jsonl", format: "data", startMs: 0, bytes: fileBytes("data.jsonl"))
+            file.error = dataError
+            files.append(file)
+        }
+        result.files = files
+        return result
+    }
+
+    private func refreshManifest(force: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard finalManifest == nil else { return }
+        publishCounts()
+        do {
+            let written = force ? true : try manifestWriter.refreshIfDue(now: .now) { buildManifest() }
+            if force { try manifestWriter.write(buildManifest()) }
+            if written { publishBytes() }
+        } catch {
+            noteOutputError(.manifest(error.description))
+        }
+    }
+
+    private func publishBytes() {
+        let paths = recordings.flatMap(\.filePaths) + (mixer != nil ? ["mix.wav"] : []) + (dataLog != nil ? ["data.jsonl"] : [])
+        let total = paths.compactMap(fileBytes).reduce(0, +)
+        published.withLock { $0.bytesWritten = total }
+    }
+
+    private func finish(endedAt: Date) -> RecordingManifest {
+        dispatchPrecondition(condition: .onQueue(queue))
+        if let finalManifest { return finalManifest }
+        timer?.cancel()
+        timer = nil
+        // Every WAV ends at the same sample: the recording's end, or later if media ran past it.
+        var endSample = max(0, ms(endedAt)) * 48
+        for recording in recordings { endSample = max(endSample, recording.wavPosition, recording.audioEnd ?? 0) }
+        if let mixer { endSample = max(endSample, mixer.emitted) }
+        for recording in recordings { recording.finish(atSample: endSample) }
+        if let mixer, mixError == nil {
+            do { try mixer.finish(atSample: endSample) } catch { failMix(error) }
+        }
+        if let dataLog, dataError == nil {
+            do { try dataLog.close() } catch {
+                dataError = "\(error)"
+                noteOutputError(.file("data.jsonl: \(error)"))
+            }
+        }
+        manifest.endedAt = endedAt
+        manifest.durationMs = endSample / 48
+        manifest.state = outputError == nil ? .finished : .failed
+        var result = buildManifest()
+        do {
+            try manifestWriter.write(result)
+        } catch {
+            noteOutputError(.manifest(error.description))
+            result.state = .failed
+        }
+        publishCounts()
+        publishBytes()
+        finalManifest = result
+        return result
+    }
+}
