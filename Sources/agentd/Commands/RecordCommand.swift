@@ -1,3 +1,7 @@
+import Agent
+import Foundation
+import Recorder
+
 /// `agentd record`: join as an unseen audience member and write the recording directory.
 enum RecordCommand: Command {
     static let spec = CommandSpec(
@@ -5,7 +9,7 @@ enum RecordCommand: Command {
         summary: "Join a room as an unseen audience member and record every participant to disk.",
         options: [
             SharedOptions.server, SharedOptions.room, SharedOptions.token, SharedOptions.pin,
-            .value("display", "NAME", "Display name used inside Janus (never shown as a publisher)."),
+            .value("display", "NAME", "Display name used inside Janus (never shown as a publisher). Default: agentd-recorder."),
             .value("out", "DIR", "Recording directory. Default: ./recordings/<room>-<UTC yyyyMMdd'T'HHmmss'Z'>/."),
             SharedOptions.duration,
             .value("formats", "LIST", "Any of webm,wav,ogg,mix,data. Default: webm,wav,data."),
@@ -13,20 +17,52 @@ enum RecordCommand: Command {
             .flag("json", "Print a JSON summary on stdout at the end."),
             SharedOptions.iceAllow,
         ],
-        notes: ["SIGINT and SIGTERM stop cleanly and finalize every file.", SharedOptions.exitCodeNote]
+        notes: [
+            "SIGINT and SIGTERM stop cleanly and finalize every file.",
+            "A progress line (elapsed, participants, MB written, kbps) goes to stderr when it is a terminal.",
+            SharedOptions.exitCodeNote,
+        ]
     )
 
-    static let knownFormats: Set<String> = ["webm", "wav", "ogg", "mix", "data"]
-
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        _ = try arguments.serverURL()
-        _ = try arguments.roomName()
-        _ = try arguments.seconds("duration")
-        if let formats = arguments.list("formats") {
-            for format in formats where !knownFormats.contains(format) {
-                throw UsageError.invalidValue(option: "formats", value: format, expected: "one of webm,wav,ogg,mix,data")
-            }
+        let plan = try RecordPlan(arguments)
+        try plan.checkOutput()
+        let addresses = try plan.iceAddresses()
+
+        let recorder: RoomRecorder
+        do {
+            recorder = try RoomRecorder(
+                directory: plan.directory, room: plan.room, server: plan.server, formats: plan.formats, startedAt: plan.startedAt)
+        } catch {
+            throw CommandFailure(.outputFailed, error.description, hint: "choose another --out")
         }
-        throw NotYetAvailable(command: "record", landsWith: "recording lands with issue 3").failure
+        let loop = EventLoop(name: "agentd.transport")
+        defer { loop.shutdown() }
+        let audience = JanusAudience(
+            configuration: .init(
+                server: plan.server, room: plan.room, display: plan.display, token: plan.token, pin: plan.pin,
+                create: plan.create, iceAddresses: addresses),
+            loop: loop, sink: { recorder.submit($0) })
+        let stopSignal = StopSignal()
+        defer { stopSignal.cancel() }
+
+        do {
+            try await audience.start()
+        } catch {
+            await audience.stop()
+            _ = await recorder.stop(endedAt: Date())
+            plan.removeDirectoryIfUnused()
+            throw JanusFailure.failure(for: error, server: plan.server, room: plan.room)
+        }
+
+        let reason = await RecordSession(recorder: recorder, plan: plan, stopSignal: stopSignal).waitForEnd()
+        await audience.stop()
+        let manifest = await recorder.stop(endedAt: Date())
+        ProgressLine().finish()
+        if let outputError = recorder.outputError {
+            throw CommandFailure(.outputFailed, outputError.description, hint: "files so far are in \(plan.directory.path)")
+        }
+        RecordSummary(plan: plan, manifest: manifest, recorder: recorder, reason: reason).print(json: plan.json, context: context)
+        return .ok
     }
 }

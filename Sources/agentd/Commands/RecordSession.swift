@@ -1,0 +1,46 @@
+import Foundation
+import Recorder
+
+/// The running part of `agentd record`: shows progress and waits for the duration, a signal or
+/// an output failure, whichever comes first.
+struct RecordSession: Sendable {
+    enum EndReason: String, Sendable {
+        case duration, signal, outputFailed = "output_failed"
+    }
+
+    let recorder: RoomRecorder
+    let plan: RecordPlan
+    let stopSignal: StopSignal
+
+    func waitForEnd() async -> EndReason {
+        let progress = ProgressLine()
+        let started = ContinuousClock.now
+        return await withTaskGroup(of: EndReason.self) { group in
+            group.addTask { _ = await stopSignal.wait(); return .signal }
+            if let duration = plan.duration {
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(Int64(duration * 1000)))
+                    return .duration
+                }
+            }
+            group.addTask {
+                var lastBytes: Int64 = 0
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    let snapshot = recorder.progress
+                    if snapshot.outputError != nil { return .outputFailed }
+                    let elapsed = Int((ContinuousClock.now - started) / .seconds(1))
+                    let kbps = (snapshot.bytesWritten - lastBytes) * 8 / 1000
+                    lastBytes = snapshot.bytesWritten
+                    progress.show(
+                        "recording \(ProgressLine.clock(elapsed))  \(snapshot.participantsPresent) participant(s)  "
+                            + "\(ProgressLine.megabytes(snapshot.bytesWritten))  \(kbps) kbps")
+                }
+                return .signal
+            }
+            let first = await group.next() ?? .signal
+            group.cancelAll()
+            return first
+        }
+    }
+}
