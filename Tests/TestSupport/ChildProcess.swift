@@ -44,6 +44,8 @@ public final class ChildProcess: Sendable {
     deinit { terminate() }
 
     public var isRunning: Bool { process.isRunning }
+    /// The exit status once the child has ended.
+    public var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
     public var stdoutLines: [String] { output.lines.withLock { $0 } }
     public var stderr: String { output.errorText.withLock { $0 } }
 

@@ -18,8 +18,11 @@ struct RecordSession: Sendable {
         return await withTaskGroup(of: EndReason.self) { group in
             group.addTask { _ = await stopSignal.wait(); return .signal }
             if let duration = plan.duration {
+                // The recording's t=0 is when we started, before joining: count from there, so
+                // a --duration 10 recording is 10 s long however long the join took.
+                let remaining = max(0, duration - Date().timeIntervalSince(plan.startedAt))
                 group.addTask {
-                    try? await Task.sleep(for: .milliseconds(Int64(duration * 1000)))
+                    try? await Task.sleep(for: .milliseconds(Int64(remaining * 1000)))
                     return .duration
                 }
             }
