@@ -73,6 +73,8 @@ final class ParticipantRecording {
         webm?.announce(kind: kind, codec: codec)
     }
 
+    private var mediaAnchors: [TrackKind: (rtp: Int64, ms: Int64)] = [:]
+
     func update(_ statistics: ReceiveStreamStatistics, kind: TrackKind) {
         receiverStatistics[kind] = statistics
     }
@@ -84,7 +86,7 @@ final class ParticipantRecording {
         count(frame, ms: ms)
         if let webm {
             let failedBefore = webm.error != nil
-            webm.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: ms))
+            webm.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: mediaMs(of: frame, ms: ms)))
             if !failedBefore, let error = webm.error { reportError("\(webm.fileName): \(error)") }
         }
         guard frame.kind == .audio, frame.codec == .opus else { return [] }
@@ -121,6 +123,20 @@ final class ParticipantRecording {
             try? ogg?.close()
             reportError("\(name).opus: \(error)")
         }
+    }
+
+    /// A frame's time for the WebM: its track's first frame is placed by wall time, later ones by
+    /// RTP time from there. Wall times can step when the mapping switches from arrival to the
+    /// first sender report; RTP time cannot, so blocks keep their real spacing and never repeat.
+    /// A jump beyond half a second (a sender restart) re-anchors.
+    private func mediaMs(of frame: RemoteFrame, ms: Int64) -> Int64 {
+        let clockRate = Int64(max(1, frame.clockRate))
+        if let anchor = mediaAnchors[frame.kind] {
+            let placed = anchor.ms + (frame.rtpTimestamp - anchor.rtp) * 1000 / clockRate
+            if abs(placed - ms) <= 500 { return placed }
+        }
+        mediaAnchors[frame.kind] = (frame.rtpTimestamp, ms)
+        return ms
     }
 
     /// The timeline position of an audio frame: wall time for the first, RTP time after.

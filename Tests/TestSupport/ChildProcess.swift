@@ -73,6 +73,12 @@ public final class ChildProcess: Sendable {
         throw Failure(description: "\(name): no matching line within \(timeout); stderr: \(stderr.suffix(2000))")
     }
 
+    /// Sends `signal` (SIGTERM, SIGINT, SIGKILL…) without waiting.
+    public func send(signal: Int32) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+    }
+
     /// SIGTERM, then SIGKILL if it lingers. Idempotent.
     public func terminate() {
         guard process.isRunning else { return }

@@ -63,12 +63,17 @@ struct RecordPlan: Sendable {
         }
     }
 
-    /// After a failed join: a directory we created that holds only the manifest goes away, so a
-    /// refused or unreachable room leaves no litter.
+    /// After a failed join: a directory we created that holds only the manifest and empty files
+    /// goes away, so a refused or unreachable room leaves no litter.
     func removeDirectoryIfUnused() {
         guard directoryIsNew else { return }
-        let contents = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        guard contents.allSatisfy({ $0 == "manifest.json" }) else { return }
-        try? FileManager.default.removeItem(atPath: directory.path)
+        let manager = FileManager.default
+        let contents = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+        let unused = contents.allSatisfy { name in
+            let size = (try? manager.attributesOfItem(atPath: directory.filePath(name))[.size] as? Int) ?? 0
+            return name == "manifest.json" || size == 0
+        }
+        guard unused else { return }
+        try? manager.removeItem(atPath: directory.path)
     }
 }
