@@ -13,8 +13,8 @@ import Agent
 /// Times are milliseconds on the recording's timeline (from the frames' mapped wall times); block
 /// timestamps count from the file's first frame, whose recording time is ``startMs``. Audio and
 /// video arrive interleaved by the network, not by capture time, so frames wait in a short
-/// reorder window and go to the writer in non-decreasing time order; one later than what was
-/// already written is clamped to it (and 1 ms past its own track's previous block).
+/// reorder window and go to the writer in time order; a frame that misses the window is still
+/// written at its own time (Matroska needs order within a track, not across tracks).
 ///
 /// A keyframe with a new size stays in the same file: VP8 and VP9 keyframes carry their size in
 /// band and decoders (ffmpeg, browsers) follow it. The change is listed in ``resolutionChanges``.
@@ -43,7 +43,6 @@ final class ParticipantWebM {
     private var currentSize: (width: Int, height: Int)?
     private var pending: [Frame] = []
     private var newestMs: Int64 = .min
-    private var lastWrittenMs: Int64 = 0
     private var lastTrackMs: [UInt8: Int64] = [:]
     private var closed = false
 
@@ -163,11 +162,13 @@ final class ParticipantWebM {
             written += 1
             let track = frame.kind == .audio ? audioTrack : videoTrack
             guard let track else { continue }
-            // A frame that missed the window is clamped to what was written, and kept strictly
-            // after its own track's previous block so decoders never see a repeated timestamp.
-            var timestamp = max(lastWrittenMs, frame.ms - startMs)
+            // Each track's times come from its RTP clock, so they only go back after a re-anchor
+            // (a sender restart); such a frame is kept strictly after its track's previous block.
+            // Tracks are not clamped against each other: Matroska needs order per track only,
+            // and pushing late audio up to the video's time would bunch audio blocks 1 ms apart.
+            var timestamp = max(0, frame.ms - startMs)
             if let previous = lastTrackMs[track], timestamp <= previous {
-                timestamp = previous + 1
+                timestamp = previous + (frame.kind == .audio ? 20 : 1)
                 framesClamped += 1
             }
             lastTrackMs[track] = timestamp
@@ -177,7 +178,6 @@ final class ParticipantWebM {
                 fail(error)
                 return
             }
-            lastWrittenMs = max(lastWrittenMs, timestamp)
             if frame.kind == .video, frame.isKeyframe { keyframesWritten += 1 }
         }
         pending.removeFirst(written)

@@ -4,6 +4,10 @@
 /// parallel, so both kinds take this lock.
 public actor SharedResourceLock {
     public static let usrsctp = SharedResourceLock()
+    /// The lab's Janus and the machine's two cores: interop tests with real peers (aiortc,
+    /// Chromium) run one at a time, or a starved browser sends irregular media that reads as
+    /// our fault.
+    public static let lab = SharedResourceLock()
 
     private var readers = 0
     private var writer = false

@@ -56,8 +56,10 @@ enum RecordCommand: Command {
         }
 
         let reason = await RecordSession(recorder: recorder, plan: plan, stopSignal: stopSignal).waitForEnd()
+        // The recording ends now; leaving the room takes a moment and is not part of it.
+        let endedAt = Date()
         await audience.stop()
-        let manifest = await recorder.stop(endedAt: Date())
+        let manifest = await recorder.stop(endedAt: endedAt)
         ProgressLine().finish()
         if let outputError = recorder.outputError {
             throw CommandFailure(.outputFailed, outputError.description, hint: "files so far are in \(plan.directory.path)")

@@ -41,7 +41,9 @@ struct JanusAudienceInteropTests {
 
     @Test("subscribes to every publisher, including one who joins later, and announces users before tracks")
     func recordsTwoPublishers() async throws {
-        try await SharedResourceLock.usrsctp.withShared { try await twoPublishers() }
+        try await SharedResourceLock.lab.withExclusive {
+            try await SharedResourceLock.usrsctp.withShared { try await twoPublishers() }
+        }
     }
 
     private func twoPublishers() async throws {

@@ -39,6 +39,10 @@ struct JanusInteropTests {
 
     @Test("an audience participant sees the aiortc publisher with audio and video streams")
     func seesPublisher() async throws {
+        try await SharedResourceLock.lab.withExclusive { try await checkSeesPublisher() }
+    }
+
+    private func checkSeesPublisher() async throws {
         let lab = try LabEnvironment.required()
         let repo = LabEnvironment.repoRoot
         let python = repo.appendingPathComponent(".venv/bin/python")

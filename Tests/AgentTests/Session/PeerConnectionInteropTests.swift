@@ -21,7 +21,9 @@ import Testing
 
     @Test(.disabled(if: peersMissing, "no .venv with aiortc: run scripts/setup"))
     func answersAiortcAndReceivesMediaAndData() async throws {
-        try await SharedResourceLock.usrsctp.withShared { try await answerAiortc() }
+        try await SharedResourceLock.lab.withExclusive {
+            try await SharedResourceLock.usrsctp.withShared { try await answerAiortc() }
+        }
     }
 
     private func answerAiortc() async throws {
