@@ -166,9 +166,12 @@ final class ParticipantWebM {
             // (a sender restart); such a frame is kept strictly after its track's previous block.
             // Tracks are not clamped against each other: Matroska needs order per track only,
             // and pushing late audio up to the video's time would bunch audio blocks 1 ms apart.
+            // Video frames are kept at least 17 ms apart (beyond the track's nominal 60 fps), so
+            // readers that quantize to that rate never see two frames at one time.
             var timestamp = max(0, frame.ms - startMs)
-            if let previous = lastTrackMs[track], timestamp <= previous {
-                timestamp = previous + (frame.kind == .audio ? 20 : 1)
+            let spacing: Int64 = frame.kind == .audio ? 20 : 17
+            if let previous = lastTrackMs[track], timestamp < previous + (frame.kind == .audio ? 1 : spacing) {
+                timestamp = previous + spacing
                 framesClamped += 1
             }
             lastTrackMs[track] = timestamp

@@ -159,6 +159,12 @@ public final class RoomRecorder: @unchecked Sendable {
         return queue.sync { finish(endedAt: endedAt) }
     }
 
+    /// Stops taking events, while the sources are still being shut down; what was submitted
+    /// before is still written. ``stop(endedAt:)`` then finishes the files.
+    public func endIntake() {
+        accepting.store(false, ordering: .releasing)
+    }
+
     /// ``stopAndWait(endedAt:)`` without blocking the caller's thread.
     @discardableResult
     public func stop(endedAt: Date) async -> RecordingManifest {
@@ -326,10 +332,9 @@ public final class RoomRecorder: @unchecked Sendable {
         if let finalManifest { return finalManifest }
         timer?.cancel()
         timer = nil
-        // Every WAV ends at the same sample: the recording's end, or later if media ran past it.
-        var endSample = max(0, ms(endedAt)) * 48
-        for recording in recordings { endSample = max(endSample, recording.wavPosition, recording.audioEnd ?? 0) }
-        if let mixer { endSample = max(endSample, mixer.emitted) }
+        // Every WAV ends at the same sample: the recording's end. Media that ran past it (frames
+        // in flight when the stop came) is cut, so the files last as long as the recording did.
+        let endSample = max(0, ms(endedAt)) * 48
         for recording in recordings { recording.finish(atSample: endSample) }
         if let mixer, mixError == nil {
             do { try mixer.finish(atSample: endSample) } catch { failMix(error) }

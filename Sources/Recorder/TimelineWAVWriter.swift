@@ -143,6 +143,11 @@ public final class TimelineWAVWriter {
             let start = position
             try writeSilence(frames: end - position)
             gaps.append(start..<end)
+        } else if end < position {
+            // Media ran past the recording's end (frames in flight when it stopped): cut it, so
+            // every WAV of the recording has the same length.
+            try writer.truncate(toFrames: end)
+            position = end
         }
         finished = true
         try writer.close()

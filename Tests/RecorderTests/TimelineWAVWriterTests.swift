@@ -39,6 +39,20 @@ import Testing
         #expect(writer.gaps == [0..<144_000])
     }
 
+    @Test func finishBeforeThePositionCutsTheFile() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.file("late.wav")
+        let writer = try TimelineWAVWriter(path: path)
+        let beep = tone(frequency: 440, count: 48_000)
+        _ = try writer.write(beep, atSample: 0)
+        try writer.finish(atSample: 30_000)  // the recording ended before this audio did
+        let (info, samples) = try Self.readBack(path)
+        #expect(info.frames == 30_000)
+        #expect(samples == Array(beep.prefix(30_000)))
+        #expect(writer.position == 30_000)
+    }
+
     @Test func gapInTheMiddleIsFilledWithSilenceOrShortConcealment() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }

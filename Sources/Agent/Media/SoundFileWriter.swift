@@ -124,6 +124,18 @@ public final class SoundFileWriter: @unchecked Sendable {
         }
     }
 
+    /// Cuts the file back to its first `frames` frames (libsndfile's SFC_FILE_TRUNCATE), e.g. so
+    /// every WAV of a recording ends at the recording's last sample.
+    public func truncate(toFrames frames: Int64) throws(SoundFileError) {
+        guard frames >= 0 else { throw .invalidArgument("negative frame count \(frames)") }
+        let failed = lock.withLock { _ -> Bool in
+            guard let file else { return true }
+            var count = sf_count_t(frames)
+            return sf_command(file, Int32(SFC_FILE_TRUNCATE), &count, Int32(MemoryLayout<sf_count_t>.size)) != 0
+        }
+        if failed { throw .invalidArgument("cannot truncate \(path) to \(frames) frames") }
+    }
+
     /// Forces written data to disk (fsync); the header is already current for WAV.
     public func sync() {
         lock.withLock { _ in

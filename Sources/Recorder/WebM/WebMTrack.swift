@@ -35,6 +35,9 @@ public struct WebMTrack: Equatable, Sendable {
         return false
     }
 
+    /// 1/60 s: the finest frame spacing the recorder writes (see ``ParticipantWebM``).
+    public static let nominalFrameDurationNanoseconds: UInt64 = 16_666_667
+
     /// The Opus identification header (RFC 7845 §5.1), which Matroska carries as CodecPrivate.
     ///
     ///     "OpusHead" | version=1 | channels | pre-skip (LE16) | input rate (LE32) | gain (LE16) | mapping=0
@@ -71,6 +74,10 @@ public struct WebMTrack: Equatable, Sendable {
             ]))
         case .video(let width, let height):
             children.insert(EBML.unsigned(MatroskaID.trackType, 1), at: 2)
+            // Real-time video has a variable rate. A nominal 60 fps tells readers the finest
+            // spacing to expect: without it ffmpeg guesses 30 fps from the first frames and then
+            // rounds two frames sent closer than 1/30 s (a sender catching up) onto one time.
+            children.append(EBML.unsigned(MatroskaID.defaultDuration, Self.nominalFrameDurationNanoseconds))
             children.append(EBML.master(MatroskaID.video, [
                 EBML.unsigned(MatroskaID.pixelWidth, UInt64(width)),
                 EBML.unsigned(MatroskaID.pixelHeight, UInt64(height)),

@@ -3,7 +3,7 @@ import Foundation
 /// Writes a WebM (Matroska subset) file, crash-safe.
 ///
 /// The segment starts with an unknown size and clusters are appended as they close (at most
-/// about a second apart), so a killed process leaves a file players can read up to the last
+/// half a second apart by default), so a killed process leaves a file players can read up to the last
 /// closed cluster. A clean ``close()`` then appends the cues and back-patches the segment size,
 /// the duration and the seek head into space reserved at the start.
 ///
@@ -44,7 +44,7 @@ public final class WebMWriter {
         try self.init(sink: FileByteSink(path: path), tracks: tracks)
     }
 
-    public init(sink: ByteSink, tracks: [WebMTrack], maxClusterDurationMs: Int64 = 1000) throws {
+    public init(sink: ByteSink, tracks: [WebMTrack], maxClusterDurationMs: Int64 = 500) throws {
         self.sink = sink
         self.tracks = tracks
         self.maxClusterDurationMs = maxClusterDurationMs
@@ -137,9 +137,12 @@ public final class WebMWriter {
         guard let timestamp = clusterTimestamp else { return }
         let body = EBML.unsigned(MatroskaID.timestamp, UInt64(max(0, timestamp))) + cluster
         try sink.append(EBML.element(MatroskaID.cluster, body))
-        try sink.flush()
         cluster.removeAll(keepingCapacity: true)
         clusterTimestamp = nil
+        // Keep Info's duration current, so a killed process leaves a file whose header says
+        // how long it is (players and ffprobe read it from there).
+        try sink.overwrite(EBML.bigEndian(Double(durationMs).bitPattern), at: durationOffset)
+        try sink.flush()
     }
 
     /// The media span written so far, in milliseconds.

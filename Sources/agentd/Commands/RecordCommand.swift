@@ -58,6 +58,7 @@ enum RecordCommand: Command {
         let reason = await RecordSession(recorder: recorder, plan: plan, stopSignal: stopSignal).waitForEnd()
         // The recording ends now; leaving the room takes a moment and is not part of it.
         let endedAt = Date()
+        recorder.endIntake()
         await audience.stop()
         let manifest = await recorder.stop(endedAt: endedAt)
         ProgressLine().finish()

@@ -84,6 +84,8 @@ import Testing
         let killedInfo = try run("/usr/bin/mkvinfo", [killed])
         #expect(killedInfo.status == 0, "\(killedInfo.output)")
         #expect(killedInfo.output.contains("Cluster"))
+        // The header already says how long the closed clusters last.
+        #expect(killedInfo.output.contains("Duration: 00:00:02"), "\(killedInfo.output.prefix(2000))")
         try sink.close()
     }
 
