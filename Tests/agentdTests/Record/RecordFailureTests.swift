@@ -1,0 +1,137 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `agentd record`'s contract exit codes and its behaviour when stopped or killed.
+@Suite("RecordFailures", .serialized)
+struct RecordFailureTests {
+    static func temporaryPath(_ label: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("agentd-\(label)-\(UUID().uuidString)").path
+    }
+
+    func runRecord(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
+        let process = try ChildProcess(AgentdBinary.path, ["record"] + arguments, name: "agentd record")
+        defer { process.terminate() }
+        try await pollUntil(timeout: .seconds(30), "agentd record to exit") { !process.isRunning }
+        return (process.exitStatus ?? -1, process.stderr)
+    }
+
+    @Test("an unreachable server exits 4 with one error line")
+    func unreachableServer() async throws {
+        let out = Self.temporaryPath("unreachable")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let (status, stderr) = try await runRecord(["--server", "ws://127.0.0.1:1/", "--room", "r", "--out", out, "--ice-allow", "lo"])
+        #expect(status == 4)
+        #expect(stderr.hasPrefix("agentd: error: cannot reach Janus"), "\(stderr)")
+        #expect(stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: out), "a failed join left its directory behind")
+    }
+
+    @Test("an --out that cannot be written exits 5 before any connection is tried")
+    func unwritableOutput() async throws {
+        let file = Self.temporaryPath("plainfile")
+        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        // The server is unreachable too: 5, not 4, shows the output was checked first.
+        let (status, stderr) = try await runRecord(["--server", "ws://127.0.0.1:1/", "--room", "r", "--out", file + "/rec"])
+        #expect(status == 5, "\(stderr)")
+        #expect(stderr.hasPrefix("agentd: error: cannot write to"))
+    }
+
+    @Test("usage errors exit 2")
+    func usageErrors() async throws {
+        #expect(try await runRecord(["--room", "r"]).status == 2)
+        #expect(try await runRecord(["--server", "http://x/", "--room", "r"]).status == 2)
+        #expect(try await runRecord(["--server", "ws://x/", "--room", "r", "--formats", "mp3"]).status == 2)
+        #expect(try await runRecord(["--server", "ws://x/", "--room", "r", "--ice-allow", "nosuchif0"]).status == 2)
+    }
+
+    @Test("a missing room without --create exits 3", .enabled(if: LabEnvironment.shouldRun))
+    func missingRoom() async throws {
+        let lab = try LabEnvironment.required()
+        let out = Self.temporaryPath("missing")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let (status, stderr) = try await runRecord(
+            ["--server", lab.janusWS, "--room", LabEnvironment.freshRoom("missing"), "--out", out, "--ice-allow", "agentd-lab0"])
+        #expect(status == 3)
+        #expect(stderr.contains("does not exist"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("a wrong pin exits 3, the right one records", .enabled(if: LabEnvironment.shouldRun))
+    func roomPin() async throws {
+        try await SharedResourceLock.lab.withExclusive { try await checkRoomPin() }
+    }
+
+    private func checkRoomPin() async throws {
+        let lab = try LabEnvironment.required()
+        let room = LabEnvironment.freshRoom("pin")
+        let publisher = try ChildProcess(
+            Repository.python,
+            [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "pinned", "--create",
+             "--pin", "s3cret", "--duration", "30"])
+        defer { publisher.terminate() }
+        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(30))
+        let out = Self.temporaryPath("pin")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let wrong = try await runRecord(["--server", lab.janusWS, "--room", room, "--pin", "nope", "--out", out, "--ice-allow", "agentd-lab0"])
+        #expect(wrong.status == 3, "\(wrong.stderr)")
+        let right = try await runRecord(
+            ["--server", lab.janusWS, "--room", room, "--pin", "s3cret", "--out", out, "--duration", "2", "--ice-allow", "agentd-lab0"])
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out + "/pinned.wav"))
+    }
+
+    @Test("SIGTERM finalizes; SIGKILL still leaves playable files", .enabled(if: LabEnvironment.shouldRun))
+    func stopAndKill() async throws {
+        try await SharedResourceLock.lab.withExclusive { try await checkStopAndKill() }
+    }
+
+    private func checkStopAndKill() async throws {
+        let lab = try LabEnvironment.required()
+        let room = LabEnvironment.freshRoom("kill")
+        let publisher = try ChildProcess(
+            Repository.python,
+            [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "dora", "--create", "--duration", "40"])
+        defer { publisher.terminate() }
+        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(30))
+
+        for signal in [SIGTERM, SIGKILL] {
+            let out = Self.temporaryPath("signal\(signal)")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let recording = try ChildProcess(
+                AgentdBinary.path, ["record", "--server", lab.janusWS, "--room", room, "--out", out, "--ice-allow", "agentd-lab0"])
+            defer { recording.terminate() }
+            // The scenario: 5 s of recording, from when the recording started (its manifest).
+            try await pollUntil(timeout: .seconds(20), "the recording to start") {
+                FileManager.default.fileExists(atPath: out + "/manifest.json")
+            }
+            try await Task.sleep(for: .seconds(5))
+            recording.send(signal: signal)
+            try await pollUntil(timeout: .seconds(15), "agentd to exit") { !recording.isRunning }
+            let manifestData = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
+            let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
+            if signal == SIGTERM {
+                #expect(recording.exitStatus == 0, "\(recording.stderr)")
+                #expect(manifest["state"] as? String == "finished")
+                #expect(manifest["ended_at"] is String)
+            } else {
+                #expect(manifest["state"] as? String == "recording")
+            }
+            let duration = try RecordingChecks.run(
+                "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out + "/dora.webm"])
+            let seconds = Double(duration.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            print("after signal \(signal): dora.webm lasts \(seconds) s by ffprobe")
+            if signal == SIGKILL {
+                // Clusters close every half second, so at most that much is lost to a kill.
+                #expect(seconds >= 4, "after kill -9 at 5 s: ffprobe duration \(seconds) s")
+            }
+            let codecs = try RecordingChecks.streamCodecs(out + "/dora.webm")
+            #expect(codecs.contains("opus") && codecs.contains("vp8"), "after signal \(signal): \(codecs)")
+            let errors = try RecordingChecks.decodeErrors(out + "/dora.webm")
+            #expect(errors.isEmpty, "after signal \(signal): \(errors)")
+            let (samples, _) = try RecordingChecks.samples(out + "/dora.wav")
+            #expect(samples.count > 48_000, "after signal \(signal): \(samples.count) samples")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 3's loss acceptance: with the lab dropping 5 % of UDP packets each way, the recording
+/// still decodes cleanly, NACKs and PLIs were sent, and the WAV keeps the right length.
+@Suite("RecordLoss", .enabled(if: LabEnvironment.shouldRun), .serialized)
+struct RecordLossTests {
+    static func lab(_ arguments: [String]) throws -> RecordingChecks.ToolResult {
+        try RecordingChecks.run(Repository.root.appendingPathComponent("scripts/lab").path, arguments)
+    }
+
+    @Test("5 % loss: clean WebM, NACK and PLI counted, WAV length right")
+    func recordsThroughLoss() async throws {
+        try await SharedResourceLock.lab.withExclusive { try await recordThroughLoss() }
+    }
+
+    private func recordThroughLoss() async throws {
+        let lab = try LabEnvironment.required()
+        let room = LabEnvironment.freshRoom("loss")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-loss-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+
+        let publisher = try ChildProcess(
+            Repository.python,
+            [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "lossy", "--create", "--duration", "40"])
+        defer { publisher.terminate() }
+        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(30))
+
+        let applied = try Self.lab(["up", "--loss", "5"])
+        #expect(applied.status == 0, "\(applied.output)")
+        defer { _ = try? Self.lab(["up"]) }
+        let before = try Self.lab(["loss-stats"]).output
+
+        let recording = try ChildProcess(
+            AgentdBinary.path,
+            ["record", "--server", lab.janusWS, "--room", room, "--out", out, "--duration", "10", "--ice-allow", "agentd-lab0"])
+        defer { recording.terminate() }
+        try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
+        #expect(recording.exitStatus == 0, "\(recording.stderr)")
+        let after = try Self.lab(["loss-stats"]).output
+        print("loss-stats before: \(before.split(separator: "\n").joined(separator: " ")); after: \(after.split(separator: "\n").joined(separator: " "))")
+
+        let webm = out + "/lossy.webm"
+        let errors = try RecordingChecks.decodeErrors(webm)
+        #expect(errors.isEmpty, "decode errors under loss: \(errors.prefix(600))")
+        let (samples, _) = try RecordingChecks.samples(out + "/lossy.wav")
+        #expect(abs(Double(samples.count) / 48_000 - 10) <= 0.1, "lossy.wav lasts \(Double(samples.count) / 48_000) s")
+
+        let manifestData = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
+        let participant = try #require((manifest["participants"] as? [[String: Any]])?.first)
+        let stats = try #require(participant["stats"] as? [String: [String: Any]])
+        let video = try #require(stats["video"])
+        let audio = try #require(stats["audio"])
+        let nacks = (video["nacks"] as? Int ?? 0) + (audio["nacks"] as? Int ?? 0)
+        let plis = video["plis"] as? Int ?? 0
+        print("under 5 % loss: video \(video), audio \(audio)")
+        #expect(nacks > 0, "no NACK sent under loss")
+        #expect(plis > 0, "no PLI sent")
+        #expect((video["lost"] as? Int ?? 0) + (video["recovered"] as? Int ?? 0) > 0, "the loss did not show")
+    }
+}

@@ -1,0 +1,56 @@
+import Agent
+import Foundation
+import TestSupport
+
+/// Independent checks of a recording's files: ffprobe, ffmpeg and mkvinfo from Debian, and
+/// libsndfile for WAV samples.
+enum RecordingChecks {
+    struct ToolResult {
+        let status: Int32
+        let output: String
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) throws -> ToolResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ToolResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Codec names of the streams ffprobe sees.
+    static func streamCodecs(_ path: String) throws -> [String] {
+        let result = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", path])
+        return result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// What `ffmpeg -v error -i F -f null -` prints: empty for a file that decodes cleanly.
+    static func decodeErrors(_ path: String) throws -> String {
+        try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).output
+    }
+
+    static func mkvinfo(_ path: String) throws -> ToolResult {
+        try run("/usr/bin/mkvinfo", [path])
+    }
+
+    /// All samples of a mono or stereo WAV (first channel), with its rate.
+    static func samples(_ path: String) throws -> (samples: [Int16], rate: Int) {
+        let reader = try SoundFileReader(path: path)
+        defer { reader.close() }
+        let all = try reader.readAll()
+        let channels = reader.info.channels
+        let mono = channels == 1 ? all : stride(from: 0, to: all.count, by: channels).map { all[$0] }
+        return (mono, reader.info.sampleRate)
+    }
+
+    static func rms<C: Collection>(_ samples: C) -> Double where C.Element == Int16 {
+        guard !samples.isEmpty else { return 0 }
+        let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+        return (sum / Double(samples.count)).squareRoot()
+    }
+}
