@@ -103,7 +103,7 @@ final class ParticipantRecording {
         counted[frame.kind] = entry
         // Keep the first mapping, upgraded once to the first one a sender report made.
         if mappings[frame.kind] == nil || (mappings[frame.kind]?.source == .arrival && frame.mappedBySenderReport) {
-            mappings[frame.kind] = .init(rtp: frame.rtpTimestamp, ntp: 0, wallMs: frame.wallTimeNanoseconds / 1_000_000,
+            mappings[frame.kind] = .init(rtp: frame.rtpTimestamp, ntp: NTPTime.ntp(fromUnixNanoseconds: frame.wallTimeNanoseconds), wallMs: frame.wallTimeNanoseconds / 1_000_000,
                                          source: frame.mappedBySenderReport ? .senderReport : .arrival)
         }
     }
@@ -280,7 +280,8 @@ final class ParticipantRecording {
                 entry.recovered = Int64(receiver.recovered)
                 entry.nacks = Int64(receiver.nacks)
                 entry.plis = Int64(receiver.plis)
-                entry.keyframes = Int64(receiver.keyframes)
+                // Every Opus frame stands alone; "keyframes" means something for video only.
+                entry.keyframes = kind == .video ? Int64(receiver.keyframes) : 0
             }
             if let seen = counted[kind] {
                 entry.keyframes = max(entry.keyframes, seen.keyframes)
