@@ -1,0 +1,40 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Every child the benchmark started, so that Ctrl-C (SIGINT), SIGTERM and error exits end
+/// them all (SIGTERM, then SIGKILL) instead of leaving aiortc peers running in the lab.
+final class ChildRegistry: Sendable {
+    static let shared = ChildRegistry()
+
+    private let children = Mutex<[Child]>([])
+
+    func add(_ child: Child) { children.withLock { $0.append(child) } }
+
+    /// Stops every child still running, in parallel so a slow one does not hold up the rest.
+    func stopAll(grace: TimeInterval = 5) {
+        let running = children.withLock { list in
+            let running = list.filter(\.isRunning)
+            list.removeAll()
+            return running
+        }
+        for child in running where child.isRunning { kill(child.pid, SIGTERM) }
+        DispatchQueue.concurrentPerform(iterations: running.count) { running[$0].stop(grace: grace) }
+    }
+
+    /// On SIGINT or SIGTERM: stop every child, then exit 130 (or 143). The caller keeps the
+    /// returned sources alive for the life of the process.
+    func installSignalHandlers() -> [DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                FileHandle.standardError.write(Data("agentd-bench: interrupted, stopping children\n".utf8))
+                ChildRegistry.shared.stopAll(grace: 3)
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+    }
+}
