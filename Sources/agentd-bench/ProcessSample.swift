@@ -39,7 +39,7 @@ struct ProcessSample: Sendable {
     /// The number on a `Name:   1234 kB` line of /proc/<pid>/status.
     static func kibField(_ name: String, in status: String) -> UInt64? {
         for line in status.split(separator: "\n") where line.hasPrefix(name) {
-            let parts = line.dropFirst(name.count).split(separator: " ", omittingEmptySubsequences: true)
+            let parts = line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" })
             return parts.first.flatMap { UInt64($0) }
         }
         return nil

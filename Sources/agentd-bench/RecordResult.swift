@@ -14,6 +14,8 @@ struct RecordResult: Sendable {
     let publishersCPU: Double
     /// Percent of all cores busy over the window.
     let machineBusy: Double
+    /// agentd's threads, busiest first, as "name percent-of-a-core".
+    let agentdThreads: [String]
     let agentdExitStatus: Int32?
     let agentdFiles: Int
     let agentdEmptyFiles: Int

@@ -61,7 +61,8 @@ struct RecordScenario {
         return RecordResult(
             participants: participants, windowSeconds: result.window, agentdCPU: result.agentdCPU,
             agentdRSS: result.agentdRSS, agentdHWM: result.agentdHWM, aiortcCPU: result.aiortcCPU, aiortcRSS: result.aiortcRSS,
-            publishersCPU: result.publishersCPU, machineBusy: result.machineBusy, agentdExitStatus: agentd.exitStatus,
+            publishersCPU: result.publishersCPU, machineBusy: result.machineBusy,
+            agentdThreads: result.agentdThreads.map { "\($0.name) \(String(format: "%.2f", $0.percent))" }, agentdExitStatus: agentd.exitStatus,
             agentdFiles: agentdFiles.count, agentdEmptyFiles: agentdFiles.empty, agentdBytes: agentdFiles.bytes,
             aiortcFiles: aiortcFiles.count, aiortcEmptyFiles: aiortcFiles.empty, aiortcBytes: aiortcFiles.bytes)
     }
@@ -113,6 +114,7 @@ struct RecordScenario {
         var aiortcRSS = 0.0
         var publishersCPU = 0.0
         var machineBusy = 0.0
+        var agentdThreads: [(name: String, percent: Double)] = []
     }
 
     /// CPU is the difference of utime+stime across the window over its wall time; RSS the
@@ -132,6 +134,7 @@ struct RecordScenario {
         let startLoad = MachineLoad.read()
         let start = Date()
         let agentdStart = try read(agentd).cpuTicks
+        let threadsStart = ThreadTimes.read(pid: agentd.pid)
         let subscribersStart = try ticks(subscribers)
         let publishersStart = try ticks(publishers)
         var window = Window()
@@ -145,6 +148,7 @@ struct RecordScenario {
             Thread.sleep(forTimeInterval: min(sampleInterval, max(0, end.timeIntervalSinceNow)))
         }
         let agentdEnd = try read(agentd)
+        let threadsEnd = ThreadTimes.read(pid: agentd.pid)
         let subscribersEnd = try ticks(subscribers)
         let publishersEnd = try ticks(publishers)
         let elapsed = Date().timeIntervalSince(start)
@@ -154,6 +158,7 @@ struct RecordScenario {
         window.window = elapsed
         window.agentdCPU = percent(agentdStart, agentdEnd.cpuTicks)
         window.agentdRSS = max(window.agentdRSS, Double(agentdEnd.rssKiB) / 1024)
+        window.agentdThreads = threadsEnd.percents(since: threadsStart, seconds: elapsed)
         window.agentdHWM = Double(agentdEnd.peakRSSKiB) / 1024
         window.aiortcCPU = percent(subscribersStart, subscribersEnd)
         window.publishersCPU = percent(publishersStart, publishersEnd)

@@ -6,6 +6,8 @@ struct ResultTable {
     /// Issue 3's goal per A/V participant.
     static let goalCPU = 0.3
     static let goalMiB = 8.0
+    /// Machine busy percent from which a row is marked saturated.
+    static let saturated = 95.0
 
     let results: [RecordResult]
     let baseline: RecordResult?
@@ -20,7 +22,7 @@ struct ResultTable {
         if let baseline {
             rows.append([
                 "0", f(baseline.agentdCPU, 2), "-", f(baseline.agentdRSS, 1), "-", "-", "-", "-", "-", "-", "-", "-", "-",
-                f(baseline.machineBusy, 0), "exit \(baseline.agentdExitStatus.map(String.init) ?? "?")",
+                busy(baseline.machineBusy), "exit \(baseline.agentdExitStatus.map(String.init) ?? "?")",
             ])
         }
         for result in results {
@@ -33,7 +35,7 @@ struct ResultTable {
                 String(result.participants), f(result.agentdCPU, 2), f(agentdCPUPer, 2), f(result.agentdRSS, 1),
                 f(agentdRSSPer, 1), marginal(result).map { f($0, 1) } ?? "-", f(result.aiortcCPU, 1), f(aiortcCPUPer, 1),
                 f(result.aiortcRSS, 0), f(aiortcRSSPer, 0), ratio(result.agentdCPU, result.aiortcCPU),
-                ratio(result.agentdRSS, result.aiortcRSS), f(result.publishersCPU, 0), f(result.machineBusy, 0),
+                ratio(result.agentdRSS, result.aiortcRSS), f(result.publishersCPU, 0), busy(result.machineBusy),
                 files(result),
             ])
         }
@@ -45,6 +47,10 @@ struct ResultTable {
                 }.joined(separator: "  "))
         }
         lines.append(contentsOf: legend())
+        lines.append("")
+        for result in ([baseline].compactMap { $0 } + results) {
+            lines.append("  agentd threads at N=\(result.participants) (%core): " + result.agentdThreads.prefix(6).joined(separator: ", "))
+        }
         lines.append(contentsOf: goalLines())
         return lines.joined(separator: "\n")
     }
@@ -70,7 +76,10 @@ struct ResultTable {
             "  %core: CPU time over the window as percent of ONE core (utime+stime from /proc/<pid>/stat, 10 ms ticks).",
             "  RSS MB: largest VmRSS sampled every 0.5 s (aiortc: sum over its N processes); Δbase/part: agentd RSS",
             "  above the 0-participant run, per participant. ratio = agentd / aiortc (lower is better for agentd).",
-            "  pubs %core: the N aiortc publishers (load beside the recorders); busy %: all cores busy over the window.",
+            "  pubs %core: the N aiortc publishers (load beside the recorders); busy %: all cores busy over the window,",
+            "  * = machine saturated (>= \(Int(Self.saturated)) %): recorders compete for CPU, aiortc may drop frames, figures are rough.",
+            "  Thread names are /proc comm (15 chars): oot.default-qos = com.apple.root.default-qos (Swift concurrency pool),",
+            "  -qos.overcommit = com.apple.root.default-qos.overcommit (Dispatch serial queues, e.g. the recorder's).",
         ]
     }
 
@@ -89,6 +98,7 @@ struct ResultTable {
         ]
     }
 
+    private func busy(_ value: Double) -> String { f(value, 0) + (value >= Self.saturated ? "*" : "") }
     private func f(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
     private func mb(_ bytes: UInt64) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
     private func ratio(_ a: Double, _ b: Double) -> String { b > 0 ? String(format: "%.3f", a / b) : "-" }
