@@ -11,7 +11,7 @@ struct RecordBenchmark {
         Console.line(MachineInfo.current().line)
         let loss = RecordOptions.labValue("LAB_LOSS") ?? "0"
         Console.line(
-            "lab: \(options.server), ICE on \(options.iceAllow), lab packet loss \(loss) %"
+            "lab: \(options.server), ICE on \(options.iceAllow), token auth \(RecordOptions.labValue("LAB_TOKEN_SECRET") == nil ? "off" : "on"), lab packet loss \(loss) %"
                 + (loss == "0" ? "" : " (set by scripts/lab --loss; NACK/PLI traffic is part of the figures)"))
         Console.line(
             "publishers: aiortc peers/publisher.py, Opus tone + VP8 \(options.videoSize)@\(options.fps) fps + data each"

@@ -17,6 +17,9 @@ struct RecordResult: Sendable {
     /// agentd's threads, busiest first, as "name percent-of-a-core".
     let agentdThreads: [String]
     let agentdExitStatus: Int32?
+    /// From agentd's --json summary: participants recorded and events dropped (nil: no summary).
+    let agentdRecorded: Int?
+    let agentdDropped: Int?
     let agentdFiles: Int
     let agentdEmptyFiles: Int
     let agentdBytes: UInt64

@@ -22,12 +22,14 @@ struct RecordScenario {
             throw BenchError("cannot create \(runDirectory): \(error.localizedDescription)")
         }
 
-        let publishers = try startPublishers(room: room, logs: "\(runDirectory)/logs")
+        let token = try LabToken.current(agentd: options.agentd)
+        let tokenArguments = token.map { ["--token", $0] } ?? []
+        let publishers = try startPublishers(room: room, logs: "\(runDirectory)/logs", tokenArguments: tokenArguments)
         let agentdOut = "\(runDirectory)/agentd"
         var agentdArguments = [
             "record", "--server", options.server, "--room", room, "--out", agentdOut,
-            "--duration", String(Int(options.warmup + options.seconds + readyTimeout + 30)), "--ice-allow", options.iceAllow,
-        ]
+            "--duration", String(Int(options.warmup + options.seconds + readyTimeout + 30)), "--ice-allow", options.iceAllow, "--json",
+        ] + tokenArguments
         if participants == 0 { agentdArguments.append("--create") }
         let agentd = try Child(
             name: "agentd record", executable: options.agentd, arguments: agentdArguments,
@@ -41,7 +43,7 @@ struct RecordScenario {
                         "\(options.peers)/subscriber.py", "--ws", options.server, "--room", room,
                         "--feed-display", Self.display(index), "--out", "\(runDirectory)/aiortc/\(Self.display(index))",
                         "--connect-timeout", String(Int(readyTimeout)),
-                    ],
+                    ] + tokenArguments,
                     logPath: "\(runDirectory)/logs/subscriber-\(index + 1).log"))
         }
         let subscribers = started
@@ -56,6 +58,7 @@ struct RecordScenario {
             if index == 0 { agentd.stop(grace: 10) } else { subscribers[index - 1].stop(grace: 10) }
         }
         for publisher in publishers { kill(publisher.pid, SIGTERM) }
+        let summary = AgentdSummary(stdoutLines: agentd.stdoutLines)
         let agentdFiles = DirectoryFiles(under: agentdOut, matching: [".webm", ".wav", ".ogg"])
         let aiortcFiles = DirectoryFiles(under: "\(runDirectory)/aiortc", matching: [".webm", ".wav"])
         return RecordResult(
@@ -63,6 +66,7 @@ struct RecordScenario {
             agentdRSS: result.agentdRSS, agentdHWM: result.agentdHWM, aiortcCPU: result.aiortcCPU, aiortcRSS: result.aiortcRSS,
             publishersCPU: result.publishersCPU, machineBusy: result.machineBusy,
             agentdThreads: result.agentdThreads.map { "\($0.name) \(String(format: "%.2f", $0.percent))" }, agentdExitStatus: agentd.exitStatus,
+            agentdRecorded: summary?.participants, agentdDropped: summary?.eventsDropped,
             agentdFiles: agentdFiles.count, agentdEmptyFiles: agentdFiles.empty, agentdBytes: agentdFiles.bytes,
             aiortcFiles: aiortcFiles.count, aiortcEmptyFiles: aiortcFiles.empty, aiortcBytes: aiortcFiles.bytes)
     }
@@ -70,14 +74,14 @@ struct RecordScenario {
     static func display(_ index: Int) -> String { "pub\(index + 1)" }
 
     /// The first publisher creates the room; the others join once it exists.
-    private func startPublishers(room: String, logs: String) throws(BenchError) -> [Child] {
+    private func startPublishers(room: String, logs: String, tokenArguments: [String]) throws(BenchError) -> [Child] {
         var publishers: [Child] = []
         for index in 0..<participants {
             var arguments = [
                 "\(options.peers)/publisher.py", "--ws", options.server, "--room", room, "--display", Self.display(index),
                 "--tone", String(300 + 100 * index), "--video", options.videoSize, "--fps", String(options.fps),
                 "--connect-timeout", String(Int(readyTimeout)),
-            ]
+            ] + tokenArguments
             if index == 0 { arguments.append("--create") }
             let publisher = try Child(
                 name: "aiortc publisher \(index + 1)", executable: options.python, arguments: arguments,

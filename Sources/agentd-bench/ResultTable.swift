@@ -62,9 +62,12 @@ struct ResultTable {
     }
 
     private func files(_ result: RecordResult) -> String {
-        let agentdOK = result.agentdFiles > 0 && result.agentdEmptyFiles == 0 && result.agentdExitStatus == 0
+        let agentdOK =
+            result.agentdFiles > 0 && result.agentdEmptyFiles == 0 && result.agentdExitStatus == 0
+            && result.agentdRecorded == result.participants
         let aiortcOK = result.aiortcFiles == 2 * result.participants && result.aiortcEmptyFiles == 0
-        return "\(agentdOK ? "ok" : "BAD") \(result.agentdFiles) files \(mb(result.agentdBytes)) exit \(result.agentdExitStatus.map(String.init) ?? "?")"
+        return "\(agentdOK ? "ok" : "BAD") \(result.agentdRecorded.map(String.init) ?? "?") recorded, \(result.agentdFiles) files \(mb(result.agentdBytes)), \(result.agentdDropped.map(String.init) ?? "?") dropped"
+            + (result.agentdExitStatus == 0 ? "" : ", exit \(result.agentdExitStatus.map(String.init) ?? "?")")
             + " | \(aiortcOK ? "ok" : "BAD") \(result.aiortcFiles) files \(mb(result.aiortcBytes))"
             + (result.agentdEmptyFiles + result.aiortcEmptyFiles > 0
                 ? " (empty: agentd \(result.agentdEmptyFiles), aiortc \(result.aiortcEmptyFiles))" : "")
