@@ -26,6 +26,7 @@ struct RecordBenchmark {
         var failure: BenchError?
         if options.baseline {
             do {
+                waitForQuietMachine()
                 baseline = try RecordScenario(options: options, participants: 0, workDirectory: work).run()
                 Console.line("N=0: agentd \(fmt(baseline!.agentdCPU)) %core, RSS \(fmt(baseline!.agentdRSS)) MB")
             } catch {
@@ -35,6 +36,7 @@ struct RecordBenchmark {
         if failure == nil {
             for n in options.participants {
                 do {
+                    waitForQuietMachine()
                     let result = try RecordScenario(options: options, participants: n, workDirectory: work).run()
                     results.append(result)
                     Console.line(
@@ -52,6 +54,21 @@ struct RecordBenchmark {
         if let failure {
             throw BenchError("\(failure.description) (logs kept in \(work))")
         }
+    }
+
+    /// The machine is shared (other builds and tests): before each run, wait up to a minute for
+    /// it to be mostly idle over a 2 s sample, so figures are not taken beside a compiler.
+    private func waitForQuietMachine() {
+        let deadline = Date().addingTimeInterval(60)
+        var busy = 0.0
+        repeat {
+            guard let before = MachineLoad.read() else { return }
+            Thread.sleep(forTimeInterval: 2)
+            guard let after = MachineLoad.read() else { return }
+            busy = after.busyPercent(since: before)
+            if busy < 25 { return }
+        } while Date() < deadline
+        Console.line("(machine still \(Int(busy)) % busy from other work after waiting 60 s; measuring anyway)")
     }
 
     private func workDirectory() throws(BenchError) -> String {

@@ -15,6 +15,8 @@ do {
     }
 } catch let error as BenchError {
     ChildRegistry.shared.stopAll()
+    let signal = ChildRegistry.shared.interruptedBy
+    if signal != 0 { _exit(128 + signal) }
     Console.error("error: \(error.description)")
     exit(1)
 }
