@@ -36,8 +36,7 @@ struct RecordBenchmark {
         if failure == nil {
             for n in options.participants {
                 do {
-                    waitForQuietMachine()
-                    let result = try RecordScenario(options: options, participants: n, workDirectory: work).run()
+                    let result = try runWithRetry(participants: n, work: work)
                     results.append(result)
                     Console.line(
                         "N=\(n): agentd \(fmt(result.agentdCPU)) %core, RSS \(fmt(result.agentdRSS)) MB;"
@@ -53,6 +52,20 @@ struct RecordBenchmark {
         if !options.keep && failure == nil { try? FileManager.default.removeItem(atPath: work) }
         if let failure {
             throw BenchError("\(failure.description) (logs kept in \(work))")
+        }
+    }
+
+    /// The lab and the machine are shared with other work (tests restart Janus, builds saturate
+    /// the cores), so a run that fails is tried once more, in a fresh room, before giving up.
+    private func runWithRetry(participants: Int, work: String) throws(BenchError) -> RecordResult {
+        do {
+            waitForQuietMachine()
+            return try RecordScenario(options: options, participants: participants, workDirectory: work).run()
+        } catch {
+            if ChildRegistry.shared.interruptedBy != 0 { throw error }
+            Console.line("(N=\(participants) failed, trying once more: \(error.description))")
+            waitForQuietMachine()
+            return try RecordScenario(options: options, participants: participants, workDirectory: "\(work)/retry").run()
         }
     }
 
