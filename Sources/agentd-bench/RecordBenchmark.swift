@@ -26,8 +26,7 @@ struct RecordBenchmark {
         var failure: BenchError?
         if options.baseline {
             do {
-                waitForQuietMachine()
-                baseline = try RecordScenario(options: options, participants: 0, workDirectory: work).run()
+                baseline = try runWithRetry(participants: 0, work: work)
                 Console.line("N=0: agentd \(fmt(baseline!.agentdCPU)) %core, RSS \(fmt(baseline!.agentdRSS)) MB")
             } catch {
                 failure = error
