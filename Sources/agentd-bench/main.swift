@@ -1,3 +1,23 @@
 // agentd-bench: release-built benchmarks that print figures beside an anchor measured in the
 // same run (house rule 12). See scripts/bench.
-print("agentd-bench: no benchmark selected")
+import Foundation
+
+let signalSources = ChildRegistry.shared.installSignalHandlers()
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "record":
+        try RecordBenchmark(options: try RecordOptions(arguments: Array(arguments.dropFirst()))).run()
+    case nil, "-h", "--help":
+        Console.line(RecordOptions.usage)
+    case let other?:
+        throw BenchError("unknown benchmark '\(other)' (available: record)")
+    }
+} catch let error as BenchError {
+    ChildRegistry.shared.stopAll()
+    let signal = ChildRegistry.shared.interruptedBy
+    if signal != 0 { _exit(128 + signal) }
+    Console.error("error: \(error.description)")
+    exit(1)
+}
+withExtendedLifetime(signalSources) {}
