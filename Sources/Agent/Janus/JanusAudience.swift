@@ -59,6 +59,8 @@ public actor JanusAudience {
     private var tasks: [Task<Void, Never>] = []
     private var commands: AsyncStream<Command>.Continuation?
     private var stopped = false
+    private var ticker: StreamTicker?
+    private var timer: LoopTimer?
     /// Problems that did not stop the session (a failed renegotiation, an unusable offer).
     public private(set) var warnings: [String] = []
 
@@ -117,6 +119,7 @@ public actor JanusAudience {
         guard !stopped else { return }
         stopped = true
         commands?.finish()
+        timer?.cancel()
         for task in tasks { task.cancel() }
         tasks.removeAll()
         peer?.close()
@@ -263,38 +266,19 @@ public actor JanusAudience {
             })
         let peer = try PeerConnection(loop: loop, localAddresses: configuration.iceAddresses, handlers: handlers)
         self.peer = peer
+        if let ticker { loop.execute { ticker.peer = peer } }
         return peer
     }
 
     // MARK: Timers
 
+    /// Stream timers (NACK, PLI/FIR, receiver reports) and statistics run on the transport
+    /// loop from a GLib timeout: no task or actor hop per tick.
     private func startTimers() {
-        let loop = self.loop
-        let router = self.router
-        let sink = self.sink
-        let tick = configuration.tickInterval
-        let statisticsEvery = max(1, Int(configuration.statisticsInterval / tick))
-        let peerBox = PeerBox()
-        tasks.append(Task { [weak self] in
-            var count = 0
-            while !Task.isCancelled {
-                try? await Task.sleep(for: tick)
-                if peerBox.peer == nil { peerBox.peer = await self?.currentPeer() }
-                count += 1
-                let reportStatistics = count % statisticsEvery == 0
-                let peer = peerBox.peer
-                loop.execute {
-                    for datagram in router.tick() { try? peer?.sendRTCP(bytes: datagram) }
-                    guard reportStatistics else { return }
-                    for (route, statistics) in router.statistics() {
-                        sink(.statistics(participantID: route.participantID, kind: route.kind, statistics))
-                    }
-                }
-            }
-        })
+        let ticker = StreamTicker(router: router, sink: sink, statisticsEvery: max(1, Int(configuration.statisticsInterval / configuration.tickInterval)))
+        self.ticker = ticker
+        timer = loop.scheduleRepeating(every: configuration.tickInterval) { ticker.fire() }
     }
-
-    private func currentPeer() -> PeerConnection? { peer }
 
     /// Statistics of the transport, for tests and diagnostics.
     public func transportCounters() async throws -> PeerConnection.Counters? {
@@ -303,7 +287,28 @@ public actor JanusAudience {
     }
 }
 
-/// Holds the PeerConnection for the timer task once it exists. Only that one task touches it.
-private final class PeerBox: @unchecked Sendable {
+/// Runs the router's timers on the transport loop and sends the RTCP they produce.
+private final class StreamTicker: @unchecked Sendable {
+    // @unchecked Sendable: `peer` and `count` are touched only on the transport loop (fire()
+    // runs from the loop's timer; peer is set through loop.execute).
+    let router: SubscriptionRouter
+    let sink: @Sendable (RoomEvent) -> Void
+    let statisticsEvery: Int
     var peer: PeerConnection?
+    private var count = 0
+
+    init(router: SubscriptionRouter, sink: @escaping @Sendable (RoomEvent) -> Void, statisticsEvery: Int) {
+        self.router = router
+        self.sink = sink
+        self.statisticsEvery = statisticsEvery
+    }
+
+    func fire() {
+        count += 1
+        for datagram in router.tick() { try? peer?.sendRTCP(bytes: datagram) }
+        guard count % statisticsEvery == 0 else { return }
+        for (route, statistics) in router.statistics() {
+            sink(.statistics(participantID: route.participantID, kind: route.kind, statistics))
+        }
+    }
 }

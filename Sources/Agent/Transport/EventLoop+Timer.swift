@@ -1,0 +1,52 @@
+import CNice
+import Synchronization
+
+/// A repeating timer on an ``EventLoop``: a GLib timeout source on the loop's context, so the
+/// work runs on the loop thread with no task or queue hop per tick.
+public final class LoopTimer: @unchecked Sendable {
+    // @unchecked Sendable: `source` is set once in init and we hold a reference to it until
+    // deinit; g_source_destroy is thread-safe, and the atomic makes it happen once.
+    private let source: UnsafeMutablePointer<GSource>
+    private let cancelled = Atomic<Bool>(false)
+
+    fileprivate init(source: UnsafeMutablePointer<GSource>) {
+        self.source = source
+    }
+
+    deinit {
+        cancel()
+        g_source_unref(source)
+    }
+
+    /// Stops the timer. Idempotent; safe from any thread.
+    public func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        g_source_destroy(source)
+    }
+}
+
+extension EventLoop {
+    /// Runs `work` on the loop every `interval` until the returned timer is cancelled (or
+    /// released). GLib keeps the interval from the previous run, not a fixed grid.
+    public func scheduleRepeating(every interval: Duration, _ work: @escaping @Sendable () -> Void) -> LoopTimer {
+        let components = interval.components
+        let milliseconds = max(1, Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000))
+        let source = g_timeout_source_new(guint(milliseconds))!
+        let box = Unmanaged.passRetained(TimerWork(work)).toOpaque()
+        g_source_set_callback(
+            source,
+            { data in
+                Unmanaged<TimerWork>.fromOpaque(data!).takeUnretainedValue().run()
+                return 1  // G_SOURCE_CONTINUE
+            },
+            box,
+            { data in Unmanaged<TimerWork>.fromOpaque(data!).release() })
+        g_source_attach(source, context)
+        return LoopTimer(source: source)  // keeps the creation reference until it goes away
+    }
+}
+
+private final class TimerWork {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
