@@ -24,7 +24,7 @@ pin_ice_to_lab()
 from aiortc import RTCPeerConnection, RTCSessionDescription  # noqa: E402
 
 from janus_client import JanusClient, JanusError, log, make_token  # noqa: E402
-from media import SquareTrack, ToneTrack  # noqa: E402
+from media import MediaStart, SquareTrack, ToneTrack  # noqa: E402
 
 ALREADY_EXISTS = 427
 
@@ -42,6 +42,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--video", default="640x480", help="WxH (default 640x480)")
     p.add_argument("--fps", type=float, default=30.0)
     p.add_argument("--data-interval-ms", type=int, default=200, help="data channel message period (0: none)")
+    p.add_argument("--sync-pulse-ms", type=int, default=0,
+                   help="A/V sync pulse period: a 1 kHz beep (silence otherwise) and a white frame at each "
+                        "multiple of it in media time, both tracks on one clock (0: off, the tone and square)")
     p.add_argument("--no-audio", action="store_true")
     p.add_argument("--no-video", action="store_true")
     p.add_argument("--duration", type=float, default=0.0, help="seconds to publish (0: until signalled)")
@@ -55,6 +58,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.width, args.height = w, h
     if args.fps <= 0:
         p.error("--fps must be positive")
+    if args.sync_pulse_ms < 0:
+        p.error("--sync-pulse-ms must not be negative")
     return args
 
 
@@ -113,10 +118,11 @@ async def run(args: argparse.Namespace) -> int:
         joined = True
         my_id = data["id"]
 
+        start = MediaStart() if args.sync_pulse_ms > 0 else None
         if not args.no_audio:
-            pc.addTrack(ToneTrack(args.tone))
+            pc.addTrack(ToneTrack(args.tone, start=start, pulse_ms=args.sync_pulse_ms))
         if not args.no_video:
-            pc.addTrack(SquareTrack(args.width, args.height, args.fps))
+            pc.addTrack(SquareTrack(args.width, args.height, args.fps, start=start, pulse_ms=args.sync_pulse_ms))
         channel = pc.createDataChannel("data")
 
         async def send_data() -> None:
