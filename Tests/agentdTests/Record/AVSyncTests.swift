@@ -50,6 +50,15 @@ struct AVSyncTests {
         let pairs = AVSyncAnalysis.pairs(beeps: beeps, whites: whites)
         print("AVSync: \(beeps.count) beeps at \(beeps.map { String(format: "%.3f", $0) }) s; "
             + "\(whites.count) white frames at \(whites.map { String(format: "%.3f", $0) }) s of \(videoTimes.count) frames")
+        // The receive side's view, for a failure's post-mortem: loss, NACKs, PLIs, first frames.
+        if let data = FileManager.default.contents(atPath: out + "/manifest.json"),
+           let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+           let participant = (manifest["participants"] as? [[String: Any]])?.first,
+           let stats = participant["stats"], JSONSerialization.isValidJSONObject(stats),
+           let line = try? JSONSerialization.data(withJSONObject: stats, options: [.sortedKeys])
+        {
+            print("AVSync: receive stats \(String(decoding: line, as: UTF8.self))")
+        }
         let breaks = AVSyncAnalysis.timelineBreaks(videoTimes)
         if !breaks.isEmpty {
             print("AVSync: video timeline breaks (s): \(breaks.prefix(8).map { String(format: "%.3f→%.3f", $0.0, $0.1) })")
