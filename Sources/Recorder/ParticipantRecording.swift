@@ -17,7 +17,7 @@ import Foundation
 /// A write error ends only the file that failed; it is recorded in that file's manifest entry
 /// and reported through `reportError`. Not thread-safe: the recorder's writer queue owns it.
 final class ParticipantRecording {
-    static let reanchorThresholdSamples: Int64 = 48_000
+    static let reanchorThresholdSamples: Int64 = 5 * 48_000
 
     let id: String
     let display: String
@@ -128,12 +128,14 @@ final class ParticipantRecording {
     /// A frame's time for the WebM: its track's first frame is placed by wall time, later ones by
     /// RTP time from there. Wall times can step when the mapping switches from arrival to the
     /// first sender report; RTP time cannot, so blocks keep their real spacing and never repeat.
-    /// A jump beyond half a second (a sender restart) re-anchors.
+    /// Only a jump beyond 5 s (a sender restart) re-anchors: a mapping that moves by less (a
+    /// first sender report that disagrees with arrival time, a loaded machine) must not shift
+    /// one track against the other.
     private func mediaMs(of frame: RemoteFrame, ms: Int64) -> Int64 {
         let clockRate = Int64(max(1, frame.clockRate))
         if let anchor = mediaAnchors[frame.kind] {
             let placed = anchor.ms + (frame.rtpTimestamp - anchor.rtp) * 1000 / clockRate
-            if abs(placed - ms) <= 500 { return placed }
+            if abs(placed - ms) <= Self.reanchorThresholdSamples / 48 { return placed }
         }
         mediaAnchors[frame.kind] = (frame.rtpTimestamp, ms)
         return ms
