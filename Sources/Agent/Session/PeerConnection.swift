@@ -78,8 +78,10 @@ public final class PeerConnection: @unchecked Sendable {
     /// adds a data section.
     var requestedDataChannelLabel: String?
     var pendingNegotiation: PendingNegotiation?
-    /// What our first answer announced; later answers (renegotiation) repeat it unchanged.
+    /// What our first answer (or offer) announced; later answers (renegotiation) repeat it.
     var localParameters: LocalTransportParameters?
+    /// True when we made the offer (publishing); the answer then decides the DTLS role.
+    var isOfferer = false
     var timer: UnsafeMutablePointer<GSource>?
     /// Reused for every SRTP unprotect on the receive path.
     var packetBuffer = [UInt8](repeating: 0, count: 2048)
