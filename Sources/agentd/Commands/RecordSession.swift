@@ -27,14 +27,14 @@ struct RecordSession: Sendable {
                 }
             }
             group.addTask {
-                var lastBytes: Int64 = 0
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(1))
                     let snapshot = recorder.progress
                     if snapshot.outputError != nil { return .outputFailed }
                     let elapsed = Int((ContinuousClock.now - started) / .seconds(1))
-                    let kbps = (snapshot.bytesWritten - lastBytes) * 8 / 1000
-                    lastBytes = snapshot.bytesWritten
+                    // Averaged since the start: the recorder counts bytes when it refreshes its
+                    // manifest, so a per-second difference would jump between 0 and double.
+                    let kbps = elapsed > 0 ? snapshot.bytesWritten * 8 / 1000 / Int64(elapsed) : 0
                     progress.show(
                         "recording \(ProgressLine.clock(elapsed))  \(snapshot.participantsPresent) participant(s)  "
                             + "\(ProgressLine.megabytes(snapshot.bytesWritten))  \(kbps) kbps")
