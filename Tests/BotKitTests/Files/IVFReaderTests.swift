@@ -169,6 +169,44 @@ import Testing
         #expect(throws: IVFError.self) { try cutSecond.nextFrame() }
     }
 
+    @Test func ffmpegsIVFReadsWithItsOwnTimebase() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("ffmpeg.ivf")
+        _ = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25",
+                                        "-t", "1", "-c:v", "libvpx", "-g", "10", "-f", "ivf", path])
+        let reader = try IVFReader(path: path)
+        #expect(reader.codec == .vp8 && reader.width == 176 && reader.height == 144)
+        let frames = try reader.readAll()
+        #expect(frames.count == 25)
+        // Whatever timebase ffmpeg picked, the times are 40 ms apart from zero.
+        #expect(frames.map(\.timestampNanoseconds) == (0..<25).map { Int64($0) * 40_000_000 })
+        #expect(frames.enumerated().filter(\.element.isKeyframe).map(\.offset) == [0, 10, 20])
+        // Each frame decodes with libvpx to the header's size.
+        let decoder = try VPXDecoder(codec: .vp8)
+        for frame in frames {
+            let pictures = try decoder.decode(frame.bytes)
+            #expect(pictures.count == 1 && pictures.first?.width == 176 && pictures.first?.height == 144)
+        }
+    }
+
+    @Test func keyframeBitsOfVP8AndVP9Headers() {
+        // VP8 frame tag: bit 0 is the inverse key frame flag.
+        #expect(IVFReader.isKeyframe([0x50, 0x2D, 0x01, 0x9D, 0x01, 0x2A], codec: .vp8))
+        #expect(!IVFReader.isKeyframe([0x31, 0x02, 0x00], codec: .vp8))
+        // VP9 profile 0: 10 0 0 | show_existing 0 | frame_type 0 (key) | ...
+        #expect(IVFReader.isKeyframe([0b1000_0010], codec: .vp9))
+        // profile 0, frame_type 1 (inter)
+        #expect(!IVFReader.isKeyframe([0b1000_0110], codec: .vp9))
+        // profile 0, show_existing_frame 1: a repeat, never a keyframe
+        #expect(!IVFReader.isKeyframe([0b1000_1000], codec: .vp9))
+        // profile 3 has a reserved zero bit first: 10 1 1 | 0 | show_existing 0 | frame_type 0
+        #expect(IVFReader.isKeyframe([0b1011_0000], codec: .vp9))
+        #expect(!IVFReader.isKeyframe([0b1011_0010], codec: .vp9))
+        // Not a VP9 frame marker, or nothing at all.
+        #expect(!IVFReader.isKeyframe([0x00], codec: .vp9))
+        #expect(!IVFReader.isKeyframe([], codec: .vp8))
+    }
+
     @Test func writerRefusesSizesIVFCannotStoreAndWritesAfterClose() throws {
         let scratch = try Scratch()
         #expect(throws: IVFError.self) { try IVFWriter(path: scratch.path("big.ivf"), codec: .vp8, width: 70_000, height: 10) }
