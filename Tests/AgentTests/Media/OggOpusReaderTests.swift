@@ -78,6 +78,45 @@ import Testing
         #expect(tone > off * 1_000)
     }
 
+    /// Packet lengths come from each TOC byte and the end is trimmed by the last granule, so any
+    /// frame size and a length that is no multiple of it still give the file's own times.
+    @Test(arguments: [(10, 1), (60, 2), (20, 2)])
+    func frameSizesChannelsAndEndTrimming(frameMilliseconds: Int, channels: Int) throws {
+        let scratch = try Scratch()
+        let path = scratch.path("tone.opus")
+        let result = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1.234",
+                                                 "-ac", "\(channels)", "-c:a", "libopus",
+                                                 "-frame_duration", "\(frameMilliseconds)", path])
+        try #require(result.status == 0)
+        let reader = try OggOpusReader(path: path)
+        #expect(reader.head.channels == channels)
+        let frames = try reader.readAll()
+        let step = Int64(frameMilliseconds) * 1_000_000
+        let steps = Set(zip(frames.dropFirst(), frames).map { $0.timestampNanoseconds - $1.timestampNanoseconds })
+        #expect(steps == [step])
+        #expect(frames.first?.timestampNanoseconds == -Int64(reader.head.preSkip) * 1_000_000_000 / 48_000)
+        let duration = try #require(reader.durationNanoseconds)
+        #expect(abs(duration - 1_234_000_000) <= 1_000_000, "\(duration)")
+        // The packets add up to more than the granule says: the last one is trimmed, not moved.
+        let packetsEnd = (frames.last?.timestampNanoseconds ?? 0) + step
+        #expect(packetsEnd >= duration)
+    }
+
+    /// A file cut in the middle of its audio ends early without an error: libogg drops the
+    /// partial page, and every packet before it keeps its time.
+    @Test func fileCutInsideTheAudioEndsAtTheLastWholePage() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("tone.opus")
+        try makeTone(path)
+        let whole = try OggOpusReader(path: path).readAll()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = scratch.path("cut.opus")
+        try bytes.prefix(bytes.count * 6 / 10).write(to: URL(fileURLWithPath: cut))
+        let partial = try OggOpusReader(path: cut).readAll()
+        #expect(partial.count > whole.count / 3 && partial.count < whole.count)
+        #expect(Array(whole.prefix(partial.count)) == partial)
+    }
+
     @Test func secondReadOfTheSameFileGivesTheSamePackets() throws {
         let scratch = try Scratch()
         let path = scratch.path("tone.opus")
