@@ -1,0 +1,190 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Agent
+
+@Suite struct OggOpusReaderTests {
+    /// A fresh directory per test, removed afterwards.
+    private final class Scratch {
+        let directory: URL
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("agent-oggopus-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    }
+
+    @discardableResult
+    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A 2 s, 440 Hz mono tone encoded by ffmpeg's libopus (20 ms frames).
+    private func makeTone(_ path: String) throws {
+        let result = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=2",
+                                                 "-c:a", "libopus", path])
+        try #require(result.status == 0)
+    }
+
+    @Test func ffmpegToneReadsBackWithGranuleTimesAndDecodesTo440Hz() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("tone.opus")
+        try makeTone(path)
+        let probed = try run("/usr/bin/ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
+                                                  "-of", "default=nw=1:nk=1", path])
+        let expectedPackets = Int(probed.output.trimmingCharacters(in: .whitespacesAndNewlines))
+
+        let reader = try OggOpusReader(path: path)
+        #expect(reader.head.channels == 1)
+        #expect(reader.head.mappingFamily == 0)
+        // libopus's encoder delay at 48 kHz: 6.5 ms.
+        #expect(reader.head.preSkip == 312)
+        #expect(reader.tags.vendor.contains("libopus") || reader.tags.vendor.contains("Lavf"))
+        let frames = try reader.readAll()
+        #expect(expectedPackets != nil && frames.count == expectedPackets)
+        #expect(reader.packetsRead == frames.count)
+        #expect(reader.gaps == 0)
+        let duration = try #require(reader.durationNanoseconds)
+        print("ogg opus: \(frames.count) packets, pre-skip \(reader.head.preSkip), duration \(Double(duration) / 1e6) ms")
+        #expect(abs(duration - 2_000_000_000) <= 20_000_000)
+
+        // Times from granules: the first packet starts pre-skip before zero, then every 20 ms.
+        #expect(frames.first?.timestampNanoseconds == -Int64(312) * 1_000_000_000 / 48_000)
+        let steps = zip(frames.dropFirst(), frames).map { $0.timestampNanoseconds - $1.timestampNanoseconds }
+        #expect(steps.allSatisfy { $0 == 20_000_000 }, "\(Set(steps))")
+        #expect(frames.allSatisfy { $0.codec == .opus && $0.isKeyframe })
+
+        // The packets are real Opus: decoded, the middle second is a clean 440 Hz tone.
+        let decoder = try OpusDecoder(channels: 1)
+        var pcm: [Int16] = []
+        for frame in frames { pcm += try decoder.decode(frame.bytes) }
+        let audio = Array(pcm.dropFirst(reader.head.preSkip))
+        #expect(abs(audio.count - 96_000) <= 960)
+        let middle = audio[24_000..<72_000]
+        let tone = goertzelPower(middle, frequency: 440)
+        let off = goertzelPower(middle, frequency: 1_000)
+        print("ogg opus: 440 Hz vs 1 kHz power ratio \(tone / max(off, 1))")
+        #expect(tone > off * 1_000)
+    }
+
+    /// Packet lengths come from each TOC byte and the end is trimmed by the last granule, so any
+    /// frame size and a length that is no multiple of it still give the file's own times.
+    @Test(arguments: [(10, 1), (60, 2), (20, 2)])
+    func frameSizesChannelsAndEndTrimming(frameMilliseconds: Int, channels: Int) throws {
+        let scratch = try Scratch()
+        let path = scratch.path("tone.opus")
+        let result = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1.234",
+                                                 "-ac", "\(channels)", "-c:a", "libopus",
+                                                 "-frame_duration", "\(frameMilliseconds)", path])
+        try #require(result.status == 0)
+        let reader = try OggOpusReader(path: path)
+        #expect(reader.head.channels == channels)
+        let frames = try reader.readAll()
+        let step = Int64(frameMilliseconds) * 1_000_000
+        let steps = Set(zip(frames.dropFirst(), frames).map { $0.timestampNanoseconds - $1.timestampNanoseconds })
+        #expect(steps == [step])
+        #expect(frames.first?.timestampNanoseconds == -Int64(reader.head.preSkip) * 1_000_000_000 / 48_000)
+        let duration = try #require(reader.durationNanoseconds)
+        #expect(abs(duration - 1_234_000_000) <= 1_000_000, "\(duration)")
+        // The packets add up to more than the granule says: the last one is trimmed, not moved.
+        let packetsEnd = (frames.last?.timestampNanoseconds ?? 0) + step
+        #expect(packetsEnd >= duration)
+    }
+
+    /// A file cut in the middle of its audio ends early without an error: libogg drops the
+    /// partial page, and every packet before it keeps its time.
+    @Test func fileCutInsideTheAudioEndsAtTheLastWholePage() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("tone.opus")
+        try makeTone(path)
+        let whole = try OggOpusReader(path: path).readAll()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = scratch.path("cut.opus")
+        try bytes.prefix(bytes.count * 6 / 10).write(to: URL(fileURLWithPath: cut))
+        let partial = try OggOpusReader(path: cut).readAll()
+        #expect(partial.count > whole.count / 3 && partial.count < whole.count)
+        #expect(Array(whole.prefix(partial.count)) == partial)
+    }
+
+    @Test func secondReadOfTheSameFileGivesTheSamePackets() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("tone.opus")
+        try makeTone(path)
+        let first = try OggOpusReader(path: path).readAll()
+        let second = try OggOpusReader(path: path).readAll()
+        #expect(first == second)
+        #expect(!first.isEmpty)
+    }
+
+    @Test func garbageAndNonOpusFilesThrowTypedErrors() throws {
+        let scratch = try Scratch()
+        func file(_ name: String, _ contents: [UInt8]) -> String {
+            let path = scratch.path(name)
+            _ = FileManager.default.createFile(atPath: path, contents: Data(contents))
+            return path
+        }
+        var generator = SystemRandomNumberGenerator()
+        let garbage = (0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let garbagePath = file("garbage.opus", garbage)
+        #expect(throws: OggOpusReaderError.notOgg(path: garbagePath)) { try OggOpusReader(path: garbagePath) }
+        let emptyPath = file("empty.opus", [])
+        #expect(throws: OggOpusReaderError.notOgg(path: emptyPath)) { try OggOpusReader(path: emptyPath) }
+
+        // Ogg Vorbis is Ogg but not Opus.
+        let vorbisPath = scratch.path("tone.ogg")
+        let vorbis = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1",
+                                                 "-c:a", "libvorbis", vorbisPath])
+        if vorbis.status == 0 {
+            #expect(throws: OggOpusReaderError.notOpus(path: vorbisPath)) { try OggOpusReader(path: vorbisPath) }
+        }
+
+        // A real file cut inside its first pages: the headers are incomplete.
+        let tonePath = scratch.path("tone.opus")
+        try makeTone(tonePath)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tonePath)))
+        let cutPath = file("cut.opus", Array(bytes[0..<60]))
+        #expect(throws: OggOpusReaderError.self) { try OggOpusReader(path: cutPath) }
+    }
+
+    @Test func headerPacketsParseFieldByField() throws {
+        let head: [UInt8] = Array("OpusHead".utf8) + [
+            0x01,  // version 1
+            0x02,  // 2 channels
+            0x38, 0x01,  // pre-skip 312
+            0x80, 0xBB, 0x00, 0x00,  // input rate 48000
+            0x00, 0x01,  // output gain 256 (1 dB in Q7.8)
+            0x00,  // mapping family 0
+        ]
+        let parsed = try OpusHead(parsing: head)
+        #expect(parsed.channels == 2 && parsed.preSkip == 312 && parsed.inputSampleRate == 48_000)
+        #expect(parsed.outputGain == 256 && parsed.mappingFamily == 0)
+        #expect(throws: OggOpusReaderError.badHead("18 bytes, need 19")) { try OpusHead(parsing: Array(head.dropLast())) }
+        var threeChannelsFamilyZero = head
+        threeChannelsFamilyZero[9] = 3
+        #expect(throws: OggOpusReaderError.badHead("mapping family 0 with 3 channels")) {
+            try OpusHead(parsing: threeChannelsFamilyZero)
+        }
+
+        let tags: [UInt8] = Array("OpusTags".utf8)
+            + [0x03, 0x00, 0x00, 0x00] + Array("abc".utf8)  // vendor "abc"
+            + [0x01, 0x00, 0x00, 0x00]  // one comment
+            + [0x05, 0x00, 0x00, 0x00] + Array("A=bcd".utf8)
+        let parsedTags = try OpusTags(parsing: tags)
+        #expect(parsedTags.vendor == "abc" && parsedTags.comments == ["A=bcd"])
+        #expect(throws: OggOpusReaderError.self) { try OpusTags(parsing: Array(tags.dropLast())) }
+        var hugeCount = tags
+        hugeCount[15..<19] = [0xFF, 0xFF, 0xFF, 0xFF]
+        #expect(throws: OggOpusReaderError.self) { try OpusTags(parsing: hugeCount) }
+    }
+}
