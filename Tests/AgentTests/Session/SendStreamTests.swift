@@ -153,6 +153,26 @@ import Testing
         #expect(received.map(\.rtpTimestamp) == [0, 960, 1920, 2880, 3840])
     }
 
+    @Test func aLostPacketIsNACKedByTheReceiverAndTheRetransmissionCompletesTheFrame() throws {
+        var sender = try Self.video(sequence: 65534)
+        var receiver = ReceiveStream(
+            configuration: .init(kind: .video, clockRate: 90_000, localSSRC: Self.subscriber, remoteSSRC: Self.videoSSRC),
+            depacketizer: VP8DepacketizerAdapter())
+        let keyframe = Self.vp8Frame(size: 3000, keyframe: true, seed: 8)
+        let packets = sender.packetize(keyframe, rtpTimestamp: 0, isKeyframe: true, capturedAt: .ms(0))
+        #expect(packets.count == 3)
+        #expect(try receiver.receive(packets[0], arrival: .ms(0)).isEmpty)
+        #expect(try receiver.receive(packets[2], arrival: .ms(1)).isEmpty)  // packets[1] (wire 65535) lost
+        // The receiver's timers: after its reorder tolerance it NACKs 65535 (alongside an RR).
+        let feedback = try RTCPPacket.parseCompound(try #require(receiver.tick(now: .ms(30)).rtcp))
+        let response = sender.handleRTCP(feedback, now: .ms(31))
+        #expect(response.retransmissions == [packets[1]])
+        let frames = try receiver.receive(try #require(response.retransmissions.first), arrival: .ms(32))
+        #expect(frames.map(\.bytes) == [keyframe])
+        #expect(receiver.statistics.recovered == 1)
+        #expect(sender.statistics.retransmissions == 1)
+    }
+
     // MARK: - NACK
 
     @Test func nackForPacketsInTheHistoryResendsExactlyThoseBytes() throws {
