@@ -5,43 +5,20 @@ import Testing
 @testable import Agent
 
 @Suite struct OggOpusReaderTests {
-    /// A fresh directory per test, removed afterwards.
-    private final class Scratch {
-        let directory: URL
-        init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("agent-oggopus-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(at: directory) }
-        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-    }
 
-    @discardableResult
-    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 
     /// A 2 s, 440 Hz mono tone encoded by ffmpeg's libopus (20 ms frames).
     private func makeTone(_ path: String) throws {
-        let result = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=2",
+        let result = try runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=2",
                                                  "-c:a", "libopus", path])
         try #require(result.status == 0)
     }
 
     @Test func ffmpegToneReadsBackWithGranuleTimesAndDecodesTo440Hz() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("oggopus")
         let path = scratch.path("tone.opus")
         try makeTone(path)
-        let probed = try run("/usr/bin/ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
+        let probed = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
                                                   "-of", "default=nw=1:nk=1", path])
         let expectedPackets = Int(probed.output.trimmingCharacters(in: .whitespacesAndNewlines))
 
@@ -82,9 +59,9 @@ import Testing
     /// frame size and a length that is no multiple of it still give the file's own times.
     @Test(arguments: [(10, 1), (60, 2), (20, 2)])
     func frameSizesChannelsAndEndTrimming(frameMilliseconds: Int, channels: Int) throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("oggopus")
         let path = scratch.path("tone.opus")
-        let result = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1.234",
+        let result = try runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1.234",
                                                  "-ac", "\(channels)", "-c:a", "libopus",
                                                  "-frame_duration", "\(frameMilliseconds)", path])
         try #require(result.status == 0)
@@ -105,7 +82,7 @@ import Testing
     /// A file cut in the middle of its audio ends early without an error: libogg drops the
     /// partial page, and every packet before it keeps its time.
     @Test func fileCutInsideTheAudioEndsAtTheLastWholePage() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("oggopus")
         let path = scratch.path("tone.opus")
         try makeTone(path)
         let whole = try OggOpusReader(path: path).readAll()
@@ -118,7 +95,7 @@ import Testing
     }
 
     @Test func secondReadOfTheSameFileGivesTheSamePackets() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("oggopus")
         let path = scratch.path("tone.opus")
         try makeTone(path)
         let first = try OggOpusReader(path: path).readAll()
@@ -128,7 +105,7 @@ import Testing
     }
 
     @Test func garbageAndNonOpusFilesThrowTypedErrors() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("oggopus")
         func file(_ name: String, _ contents: [UInt8]) -> String {
             let path = scratch.path(name)
             _ = FileManager.default.createFile(atPath: path, contents: Data(contents))
@@ -143,7 +120,7 @@ import Testing
 
         // Ogg Vorbis is Ogg but not Opus.
         let vorbisPath = scratch.path("tone.ogg")
-        let vorbis = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1",
+        let vorbis = try runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1",
                                                  "-c:a", "libvorbis", vorbisPath])
         if vorbis.status == 0 {
             #expect(throws: OggOpusReaderError.notOpus(path: vorbisPath)) { try OggOpusReader(path: vorbisPath) }

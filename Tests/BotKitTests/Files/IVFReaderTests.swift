@@ -1,20 +1,13 @@
 import Agent
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BotKit
 
 @Suite struct IVFReaderTests {
-    /// A fresh directory per test, removed afterwards.
-    private final class Scratch {
-        let directory: URL
-        init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("botkit-ivf-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(at: directory) }
-        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-    }
+
+    private func run(_ executable: String, _ arguments: [String]) throws -> String { try runTool(executable, arguments).output }
 
     /// 90 kHz ticks per frame at 30 fps, the encoder's default timebase.
     static let ticksPerFrame: Int64 = 3000
@@ -39,21 +32,9 @@ import Testing
         try writer.close()  // idempotent
     }
 
-    private func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
 
     @Test func vp8FramesComeBackWithTheirBytesTimesAndKeyframes() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("ivf")
         let path = scratch.path("pattern.ivf")
         let frames = try encode(.vp8, width: 320, height: 240, count: 30, forceKeyframeAt: [15])
         #expect(frames.count == 30)
@@ -75,7 +56,7 @@ import Testing
     }
 
     @Test func ffprobeReadsOurIVFAsVP8AtTheRightSize() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("ivf")
         let path = scratch.path("probe.ivf")
         try writeIVF(try encode(.vp8, width: 320, height: 240, count: 10), codec: .vp8, width: 320, height: 240, to: path)
         let output = try run("/usr/bin/ffprobe", ["-v", "error", "-count_packets", "-show_entries",
@@ -85,7 +66,7 @@ import Testing
     }
 
     @Test func vp9KeyframesAreFoundInTheUncompressedHeader() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("ivf")
         let path = scratch.path("vp9.ivf")
         let frames = try encode(.vp9, width: 160, height: 120, count: 8, forceKeyframeAt: [5])
         try writeIVF(frames, codec: .vp9, width: 160, height: 120, to: path)
@@ -130,7 +111,7 @@ import Testing
     }
 
     @Test func garbageAndTruncatedFilesThrowTypedErrors() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("ivf")
         let good = scratch.path("good.ivf")
         try writeIVF(try encode(.vp8, width: 160, height: 120, count: 3), codec: .vp8, width: 160, height: 120, to: good)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
@@ -170,7 +151,7 @@ import Testing
     }
 
     @Test func ffmpegsIVFReadsWithItsOwnTimebase() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("ivf")
         let path = scratch.path("ffmpeg.ivf")
         _ = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25",
                                         "-t", "1", "-c:v", "libvpx", "-g", "10", "-f", "ivf", path])
@@ -208,7 +189,7 @@ import Testing
     }
 
     @Test func writerRefusesSizesIVFCannotStoreAndWritesAfterClose() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory("ivf")
         #expect(throws: IVFError.self) { try IVFWriter(path: scratch.path("big.ivf"), codec: .vp8, width: 70_000, height: 10) }
         let writer = try IVFWriter(path: scratch.path("closed.ivf"), codec: .vp8, width: 16, height: 16)
         try writer.close()
