@@ -210,3 +210,15 @@ class JanusClient:
             except Exception:
                 pass
             self._reader = None
+
+
+def run_main(name: str, parse_args, run) -> int:
+    """Entry point shared by the peers: parse, run the coroutine, turn failures into exit codes."""
+    args = parse_args()
+    try:
+        return asyncio.run(run(args))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001 - a peer reports any failure as one line
+        log(f"{name}: error: {exc}")
+        return 1

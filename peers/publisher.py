@@ -23,7 +23,7 @@ pin_ice_to_lab()
 
 from aiortc import RTCPeerConnection, RTCSessionDescription  # noqa: E402
 
-from janus_client import JanusClient, JanusError, log, make_token  # noqa: E402
+from janus_client import run_main, JanusClient, JanusError, log, make_token  # noqa: E402
 from media import MediaStart, SquareTrack, ToneTrack  # noqa: E402
 
 ALREADY_EXISTS = 427
@@ -199,14 +199,7 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    args = parse_args()
-    try:
-        return asyncio.run(run(args))
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:
-        log(f"publisher: error: {exc}")
-        return 1
+    return run_main("publisher", parse_args, run)
 
 
 if __name__ == "__main__":

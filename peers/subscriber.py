@@ -35,7 +35,7 @@ import av  # noqa: E402
 from aiortc import RTCPeerConnection, RTCSessionDescription  # noqa: E402
 from aiortc.mediastreams import MediaStreamError  # noqa: E402
 
-from janus_client import JanusClient, log, make_token  # noqa: E402
+from janus_client import run_main, JanusClient, log, make_token  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -312,14 +312,7 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    args = parse_args()
-    try:
-        return asyncio.run(run(args))
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:
-        log(f"subscriber: error: {exc}")
-        return 1
+    return run_main("subscriber", parse_args, run)
 
 
 if __name__ == "__main__":

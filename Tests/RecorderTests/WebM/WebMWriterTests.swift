@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Recorder
@@ -69,7 +70,7 @@ import Testing
         let finished = directory.appendingPathComponent("finished.webm").path
         let writer = try Self.writeSample(to: FileByteSink(path: finished))
         try writer.close()
-        let info = try run("/usr/bin/mkvinfo", [finished])
+        let info = try runTool("/usr/bin/mkvinfo", [finished], includeStderr: true)
         #expect(info.status == 0, "\(info.output)")
         #expect(info.output.contains("Codec ID: A_OPUS"))
         #expect(info.output.contains("Codec ID: V_VP8"))
@@ -81,7 +82,7 @@ import Testing
         let sink = try FileByteSink(path: killed)
         let open = try Self.writeSample(to: sink)
         #expect(open.framesWritten > 0)
-        let killedInfo = try run("/usr/bin/mkvinfo", [killed])
+        let killedInfo = try runTool("/usr/bin/mkvinfo", [killed], includeStderr: true)
         #expect(killedInfo.status == 0, "\(killedInfo.output)")
         #expect(killedInfo.output.contains("Cluster"))
         // The header already says how long the closed clusters last.
@@ -89,16 +90,4 @@ import Testing
         try sink.close()
     }
 
-    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 }

@@ -11,16 +11,8 @@ enum RecordingChecks {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> ToolResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ToolResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let result = try runTool(tool, arguments, includeStderr: true)
+        return ToolResult(status: result.status, output: result.output)
     }
 
     /// Codec names of the streams ffprobe sees.
