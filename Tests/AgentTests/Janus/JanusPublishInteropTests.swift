@@ -37,7 +37,9 @@ struct JanusPublishInteropTests {
         let videoRoom = try await VideoRoom.attach(to: session)
         try await videoRoom.create(room: room)
         _ = try await videoRoom.joinAsPublisher(room: room, display: "swift-bot")
-        let peer = try PeerConnection(loop: loop, localAddresses: [hostIP])
+        let box = PublishBox()
+        let peer = try PeerConnection(
+            loop: loop, localAddresses: [hostIP], handlers: .init(onRTCP: { packets in box.session?.handleRTCP(packets) }))
         let tracks = [
             OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0xA0D1),
             OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x51DE),
@@ -46,6 +48,13 @@ struct JanusPublishInteropTests {
         let answer = try await videoRoom.publish(offer: offer.text)
         try await peer.acceptAnswer(try SessionDescription.parse(answer))
         try await pollUntil(timeout: .seconds(15), "the publisher's transport") { (try? loop.sync { peer.state }) == .connected }
+        let publishing = try PublishSession(peer: peer, tracks: tracks)
+        let keyframeWanted = Mutex(false)
+        try await loop.submit {
+            box.session = publishing
+            publishing.onKeyframeRequest = { mid in if mid == "1" { keyframeWanted.withLock { $0 = true } } }
+            publishing.start()
+        }
 
         // Audience in the same room.
         let events = Events()
@@ -56,36 +65,33 @@ struct JanusPublishInteropTests {
             loop: audienceLoop, sink: { event in events.list.withLock { $0.append(event) } })
         try await audience.start()
 
-        // Send 6 s of a 440 Hz tone (20 ms Opus) and 320x240 VP8 (keyframe every second), paced.
+        // 6 s of a 440 Hz tone (20 ms Opus) and 320x240 VP8 at 25 fps, paced; keyframes only on
+        // request (PLI/FIR from Janus) after the first, so the audience sees video only if that works.
         let opus = try OpusEncoder()
-        let vp8 = try VPXEncoder(configuration: .init(bitrate: 300_000, framesPerSecond: 30, keyframeInterval: 30))
-        var packetizer = VP8Packetizer(maxPayloadSize: 1100)
-        let midExtension = OfferBuilder.midExtensionID
-        var audioSequence: UInt16 = 100
-        var videoSequence: UInt16 = 5000
+        let vp8 = try VPXEncoder(configuration: .init(bitrate: 300_000, framesPerSecond: 25, keyframeInterval: 100_000))
         let start = ContinuousClock.now
+        var keyframesForced = 0
         for tick in 0..<300 {  // 20 ms ticks
             let pcm = (0..<960).map { index in Int16(8000 * sin(2 * Double.pi * 440 * Double(tick * 960 + index) / 48_000)) }
-            let payload = try opus.encode(pcm)
-            let audioPacket = try Self.rtp(payloadType: 111, sequence: audioSequence, timestamp: UInt32(tick * 960), ssrc: 0xA0D1,
-                                           marker: false, mid: "0", extensionID: midExtension, payload: payload)
-            audioSequence &+= 1
-            var outgoing = [audioPacket]
-            if tick % 3 == 0 || tick % 3 == 2, tick % 5 != 4 {  // ~30 fps on a 20 ms grid: frames at 0, 33, 67 ms …
-                let frameIndex = tick * 20 / 33
-                let frame = try I420Frame.testPattern(width: 320, height: 240, frameIndex: frameIndex)
-                let timestamp = UInt32(tick * 20 * 90)
-                for encoded in try vp8.encode(frame, pts: Int64(timestamp)) {
-                    let payloads = packetizer.packetize(encoded.data)
-                    for (index, chunk) in payloads.enumerated() {
-                        outgoing.append(try Self.rtp(payloadType: 96, sequence: videoSequence, timestamp: timestamp, ssrc: 0x51DE,
-                                                     marker: index == payloads.count - 1, mid: "1", extensionID: midExtension, payload: chunk))
-                        videoSequence &+= 1
-                    }
+            let audioPayload = try opus.encode(pcm)
+            var videoFrames: [VPXEncodedFrame] = []
+            if tick % 2 == 0 {  // 25 fps
+                if keyframeWanted.withLock({ wanted in defer { wanted = false }; return wanted }) {
+                    vp8.forceKeyframe()
+                    keyframesForced += 1
+                }
+                let frame = try I420Frame.testPattern(width: 320, height: 240, frameIndex: tick / 2)
+                videoFrames = try vp8.encode(frame, pts: Int64(tick * 20 * 90))
+            }
+            let audioTimestamp = Int64(tick * 960)
+            let videoTimestamp = Int64(tick * 20 * 90)
+            let encodedVideo = videoFrames
+            try await loop.submit {
+                publishing.send(frame: audioPayload, mid: "0", rtpTimestamp: audioTimestamp, isKeyframe: true)
+                for frame in encodedVideo {
+                    publishing.send(frame: frame.data, mid: "1", rtpTimestamp: videoTimestamp, isKeyframe: frame.isKeyframe)
                 }
             }
-            let batch = outgoing
-            try await loop.submit { for packet in batch { try peer.sendRTP(packet) } }
             try await Task.sleep(until: start + .milliseconds(20 * (tick + 1)), clock: .continuous)
         }
 
@@ -101,22 +107,24 @@ struct JanusPublishInteropTests {
         let size = keyframe.bytes.withUnsafeBytes { VP8Depacketizer.keyframeSize(of: $0) }
         #expect(size?.width == 320 && size?.height == 240)
 
+        let (audioStats, videoStats, errors) = try await loop.submit {
+            (publishing.statistics(mid: "0"), publishing.statistics(mid: "1"), publishing.sendErrors)
+        }
+        print("publish: audio \(String(describing: audioStats)), video \(String(describing: videoStats)), keyframes forced \(keyframesForced)")
+        #expect(errors == 0)
+        #expect((audioStats?.senderReports ?? 0) >= 4, "sender reports every second")
+        #expect((videoStats?.plisReceived ?? 0) + (videoStats?.firsReceived ?? 0) > 0, "Janus asked for a keyframe")
+        #expect(keyframesForced > 0)
+        try await loop.submit { publishing.stop() }
         await audience.stop()
         peer.close()
         try? await videoRoom.unpublish()
         await videoRoom.close()
     }
+}
 
-    static func rtp(
-        payloadType: UInt8, sequence: UInt16, timestamp: UInt32, ssrc: UInt32, marker: Bool, mid: String, extensionID: UInt8,
-        payload: [UInt8]
-    ) throws -> [UInt8] {
-        var header = [UInt8](repeating: 0, count: 32)
-        let length = try header.withUnsafeMutableBytes { bytes in
-            try RTPHeader.write(
-                marker: marker, payloadType: payloadType, sequenceNumber: sequence, timestamp: timestamp, ssrc: ssrc,
-                extensions: [.init(id: extensionID, data: Array(mid.utf8))], into: bytes)
-        }
-        return Array(header.prefix(length)) + payload
-    }
+/// Lets the connection's RTCP handler reach the session created after the connection.
+final class PublishBox: @unchecked Sendable {
+    // @unchecked Sendable: set and read only on the publisher's loop.
+    var session: PublishSession?
 }

@@ -1,0 +1,87 @@
+/// The sending half of a publishing PeerConnection: one ``SendStream`` per offered track,
+/// packets protected and sent on the loop, NACKs answered from the send history, PLI/FIR turned
+/// into keyframe requests, and sender reports (with SDES) every second.
+///
+/// Confined to the connection's loop, like the connection: call it through `loop.execute` /
+/// `loop.submit`, or from the loop's handlers.
+public final class PublishSession: @unchecked Sendable {
+    // @unchecked Sendable: every mutable property is touched only on `peer.loop` (asserted).
+
+    public let peer: PeerConnection
+    private var streams: [String: SendStream] = [:]
+    private let clock: any MediaClock
+    private var timer: LoopTimer?
+    /// Called on the loop when a receiver asks a video track for a keyframe (by mid).
+    public var onKeyframeRequest: (String) -> Void = { _ in }
+    public private(set) var sendErrors = 0
+
+    /// - Parameter tracks: the tracks of our offer; each gets a SendStream with its SSRC, payload
+    ///   type and MID extension.
+    public init(peer: PeerConnection, tracks: [OfferBuilder.Track], cname: String = "agentd", clock: any MediaClock = SystemMediaClock())
+        throws(SendStreamError)
+    {
+        self.peer = peer
+        self.clock = clock
+        for track in tracks {
+            let codec: SendStream.Codec = track.codec == .opus ? .opus : .vp8
+            streams[track.mid] = try SendStream(configuration: .init(
+                codec: codec, ssrc: track.ssrc, payloadType: track.payloadType, clockRate: track.clockRate, cname: cname,
+                midExtension: (OfferBuilder.midExtensionID, track.mid)))
+        }
+    }
+
+    /// Starts the sender-report timer. Call on the loop once the connection is up.
+    public func start(reportCheckInterval: Duration = .milliseconds(100)) {
+        peer.loop.assertInLoop()
+        timer = peer.loop.scheduleRepeating(every: reportCheckInterval) { [weak self] in self?.tick() }
+    }
+
+    public func stop() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    /// Packetizes and sends one encoded frame on track `mid`. `rtpTimestamp` counts in the
+    /// track's clock from the start of the media (the stream adds its random offset).
+    public func send(frame: [UInt8], mid: String, rtpTimestamp: Int64, isKeyframe: Bool) {
+        peer.loop.assertInLoop()
+        guard var stream = streams[mid] else { return }
+        let packets = stream.packetize(frame, rtpTimestamp: rtpTimestamp, isKeyframe: isKeyframe, capturedAt: clock.now())
+        streams[mid] = stream
+        for packet in packets { send(packet) }
+    }
+
+    /// Feeds RTCP from the receiver (the connection's `onRTCP`): NACKs resend, PLI/FIR request.
+    public func handleRTCP(_ packets: [RTCPPacket]) {
+        peer.loop.assertInLoop()
+        let now = clock.now()
+        for mid in streams.keys.sorted() {
+            guard var stream = streams[mid] else { continue }
+            let response = stream.handleRTCP(packets, now: now)
+            streams[mid] = stream
+            for packet in response.retransmissions { send(packet) }
+            if response.keyframeRequested { onKeyframeRequest(mid) }
+        }
+    }
+
+    public func statistics(mid: String) -> SendStreamStatistics? {
+        peer.loop.assertInLoop()
+        return streams[mid]?.statistics
+    }
+
+    private func tick() {
+        let now = clock.now()
+        for mid in streams.keys.sorted() {
+            guard var stream = streams[mid] else { continue }
+            let report = stream.tick(now: now)
+            streams[mid] = stream
+            if let report {
+                do { try peer.sendRTCP(bytes: report) } catch { sendErrors += 1 }
+            }
+        }
+    }
+
+    private func send(_ packet: [UInt8]) {
+        do { try peer.sendRTP(packet) } catch { sendErrors += 1 }
+    }
+}
