@@ -1,3 +1,7 @@
+import Agent
+import BotKit
+import Foundation
+
 /// `agentd play`: publish files into a room as a visible participant.
 enum PlayCommand: Command {
     static let spec = CommandSpec(
@@ -6,22 +10,75 @@ enum PlayCommand: Command {
         options: [
             SharedOptions.server, SharedOptions.room,
             .value("display", "NAME", "Display name others see.", required: true),
-            .value("audio", "FILE", "WAV, FLAC, Ogg Vorbis (re-encoded to Opus) or Ogg/Opus, WebM (sent as is)."),
-            .value("video", "FILE", "IVF (VP8) or WebM (VP8), sent as is."),
+            .value("audio", "FILE", "Ogg/Opus, sent as stored. (WAV, FLAC and Ogg Vorbis re-encoding and WebM come with issue 4.)"),
+            .value("video", "FILE", "IVF (VP8), sent as stored."),
             .flag("loop", "Start again at the end of the files."),
             SharedOptions.duration, SharedOptions.token, SharedOptions.pin, SharedOptions.create,
             SharedOptions.iceAllow,
         ],
-        notes: [SharedOptions.exitCodeNote]
+        notes: ["SIGINT and SIGTERM stop cleanly.", SharedOptions.exitCodeNote]
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        _ = try arguments.serverURL()
-        _ = try arguments.roomName()
-        _ = try arguments.seconds("duration")
-        if arguments.value("audio") == nil, arguments.value("video") == nil {
-            throw UsageError.missingRequired(option: "audio or --video")
+        guard let url = try arguments.serverURL(), let room = try arguments.roomName() else {
+            throw UsageError.missingRequired(option: "server")
         }
-        throw NotYetAvailable(command: "play", landsWith: "publishing lands with issue 4").failure
+        let duration = try arguments.seconds("duration")
+        let display = try arguments.required("display")
+        let audioPath = arguments.value("audio")
+        let videoPath = arguments.value("video")
+        guard audioPath != nil || videoPath != nil else { throw UsageError.missingRequired(option: "audio or --video") }
+        // Every file is opened before anything joins: a bad file exits 2 with the reason.
+        var sources: [EncodedFrameSource] = []
+        if let audioPath { sources.append(try openAudio(audioPath)) }
+        if let videoPath { sources.append(try openVideo(videoPath)) }
+        let addresses = try iceAddresses(arguments.value("ice-allow"))
+
+        let server = url.absoluteString
+        let player = FilePlayer(
+            server: server, room: room, display: display, token: arguments.value("token"), pin: arguments.value("pin"),
+            create: arguments.has("create"), addresses: addresses, sources: sources)
+        do {
+            let summary = try await player.play(duration: duration, loop: arguments.has("loop"))
+            context.standardError("agentd: played \(summary.frames) frames (\(summary.passes) pass(es)) into \(room) as \(display); stopped by \(summary.stoppedBy)")
+            return .ok
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw JanusFailure.failure(for: error, server: server, room: room)
+        }
+    }
+
+    static func openAudio(_ path: String) throws -> EncodedFrameSource {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        guard ext == "opus" || ext == "ogg" else {
+            throw CommandFailure(.usage, "cannot play \(path): .\(ext) audio is not supported yet", hint: "use Ogg/Opus (.opus)")
+        }
+        do {
+            return try OggOpusSource(path: path)
+        } catch {
+            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--audio takes an Ogg/Opus file")
+        }
+    }
+
+    static func openVideo(_ path: String) throws -> EncodedFrameSource {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        guard ext == "ivf" else {
+            throw CommandFailure(.usage, "cannot play \(path): .\(ext) video is not supported yet", hint: "use a VP8 IVF file")
+        }
+        do {
+            return try IVFSource(path: path)
+        } catch {
+            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--video takes a VP8 IVF file")
+        }
+    }
+
+    static func iceAddresses(_ text: String?) throws -> [String] {
+        do {
+            let list = try text.map { value throws(ICEAllowListError) in try ICEAllowList(parsing: value) } ?? .allNonLoopback
+            return try list.resolve()
+        } catch {
+            throw CommandFailure(.usage, "--ice-allow: \(error)", hint: "name an interface that is up, or one of its IPv4 addresses")
+        }
     }
 }

@@ -1,0 +1,42 @@
+import Agent
+
+/// Something that yields a file's stored frames in order, and can start over (for `--loop`).
+public protocol EncodedFrameSource: AnyObject {
+    var kind: TrackKind { get }
+    func next() throws -> EncodedMediaFrame?
+    /// Opens the file again from its start.
+    func rewind() throws
+}
+
+/// Ogg/Opus pass-through: packets as stored, timed by granule positions.
+public final class OggOpusSource: EncodedFrameSource {
+    public let path: String
+    private var reader: OggOpusReader
+    public let kind = TrackKind.audio
+
+    public init(path: String) throws {
+        self.path = path
+        reader = try OggOpusReader(path: path)
+    }
+
+    public func next() throws -> EncodedMediaFrame? { try reader.nextFrame() }
+    public func rewind() throws { reader = try OggOpusReader(path: path) }
+}
+
+/// IVF pass-through (VP8): frames as stored, timed by the file's pts and timebase.
+public final class IVFSource: EncodedFrameSource {
+    public let path: String
+    private var reader: IVFReader
+    public let kind = TrackKind.video
+    public var width: Int { reader.width }
+    public var height: Int { reader.height }
+
+    public init(path: String) throws {
+        self.path = path
+        reader = try IVFReader(path: path)
+        guard reader.codec == .vp8 else { throw IVFError.invalidArgument("only VP8 IVF files can be played so far") }
+    }
+
+    public func next() throws -> EncodedMediaFrame? { try reader.nextFrame() }
+    public func rewind() throws { reader = try IVFReader(path: path) }
+}

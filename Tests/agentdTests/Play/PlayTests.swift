@@ -1,0 +1,66 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `agentd play` with stored Opus and VP8 sent as they are, checked by recording the room with
+/// `agentd record`; and its refusal of unreadable files before it joins anything.
+@Suite("Play", .serialized)
+struct PlayTests {
+    func agentd(_ arguments: [String], timeout: Duration = .seconds(40)) async throws -> ChildProcess {
+        let process = try ChildProcess(AgentdBinary.path, arguments, name: "agentd \(arguments.first ?? "")")
+        try await pollUntil(timeout: timeout, "agentd \(arguments.first ?? "") to exit") { !process.isRunning }
+        return process
+    }
+
+    @Test("unreadable or unsupported files exit 2 before any connection is tried")
+    func badFiles() async throws {
+        let scratch = try ScratchDirectory("play-bad")
+        let garbage = scratch.path("garbage.ivf")
+        FileManager.default.createFile(atPath: garbage, contents: Data((0..<100).map { UInt8($0) }))
+        let unreachable = ["play", "--server", "ws://127.0.0.1:1/", "--room", "r", "--display", "d"]
+        for files in [["--video", garbage], ["--audio", scratch.path("song.mp3")], ["--audio", scratch.path("missing.opus")]] {
+            let process = try await agentd(unreachable + files)
+            #expect(process.exitStatus == 2, "\(files): \(process.stderr)")
+            #expect(process.stderr.hasPrefix("agentd: error: cannot"), "\(process.stderr)")
+        }
+        #expect(try await agentd(unreachable).exitStatus == 2)  // neither --audio nor --video
+    }
+
+    @Test("stored Opus and VP8 are played into a room and recorded back cleanly", .enabled(if: LabEnvironment.shouldRun))
+    func playsIntoARoom() async throws {
+        try await SharedResourceLock.lab.withExclusive { try await playAndRecord() }
+    }
+
+    private func playAndRecord() async throws {
+        let lab = try LabEnvironment.required()
+        let scratch = try ScratchDirectory("play")
+        let audio = scratch.path("tone.opus")
+        let video = scratch.path("pattern.ivf")
+        #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=10",
+                                                "-c:a", "libopus", audio]).status == 0)
+        #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                                "testsrc2=size=320x240:rate=25:duration=10", "-c:v", "libvpx", "-g", "25", "-b:v", "400k", video]).status == 0)
+        let room = LabEnvironment.freshRoom("play")
+        let out = scratch.path("recording")
+        let player = try ChildProcess(
+            AgentdBinary.path,
+            ["play", "--server", lab.janusWS, "--room", room, "--display", "player", "--audio", audio, "--video", video,
+             "--create", "--ice-allow", "agentd-lab0"], name: "agentd play")
+        defer { player.terminate() }
+        let recording = try await agentd(
+            ["record", "--server", lab.janusWS, "--room", room, "--create", "--out", out, "--duration", "6", "--ice-allow", "agentd-lab0"])
+        #expect(recording.exitStatus == 0, "\(recording.stderr)")
+        try await pollUntil(timeout: .seconds(20), "agentd play to finish the files") { !player.isRunning }
+        #expect(player.exitStatus == 0, "\(player.stderr)")
+        #expect(player.stderr.contains("stopped by end of files"), "\(player.stderr)")
+
+        let webm = out + "/player.webm"
+        let streams = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", webm])
+        #expect(streams.output.contains("opus") && streams.output.contains("vp8,320,240"), "\(streams.output)")
+        let errors = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", webm, "-f", "null", "-"], includeStderr: true)
+        #expect(errors.output.isEmpty, "\(errors.output.prefix(600))")
+        let (samples, _) = try RecordingChecks.samples(out + "/player.wav")
+        let middle = samples.dropFirst(3 * 48_000).prefix(2 * 48_000)
+        #expect(goertzelPower(middle, frequency: 440) > 100 * goertzelPower(middle, frequency: 660))
+    }
+}
