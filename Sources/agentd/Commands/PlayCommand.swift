@@ -10,7 +10,7 @@ enum PlayCommand: Command {
         options: [
             SharedOptions.server, SharedOptions.room,
             .value("display", "NAME", "Display name others see.", required: true),
-            .value("audio", "FILE", "Ogg/Opus, sent as stored. (WAV, FLAC and Ogg Vorbis re-encoding and WebM come with issue 4.)"),
+            .value("audio", "FILE", "Ogg/Opus (.opus), sent as stored; or WAV, FLAC, Ogg Vorbis at 48 kHz, encoded to Opus."),
             .value("video", "FILE", "IVF (VP8), sent as stored."),
             .flag("loop", "Start again at the end of the files."),
             SharedOptions.duration, SharedOptions.token, SharedOptions.pin, SharedOptions.create,
@@ -51,13 +51,17 @@ enum PlayCommand: Command {
 
     static func openAudio(_ path: String) throws -> EncodedFrameSource {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-        guard ext == "opus" || ext == "ogg" else {
-            throw CommandFailure(.usage, "cannot play \(path): .\(ext) audio is not supported yet", hint: "use Ogg/Opus (.opus)")
-        }
         do {
-            return try OggOpusSource(path: path)
+            switch ext {
+            case "opus": return try OggOpusSource(path: path)
+            case "wav", "flac", "ogg", "oga": return try PCMFileSource(path: path)
+            default:
+                throw CommandFailure(.usage, "cannot play \(path): .\(ext) audio is not supported", hint: "use .opus, .wav, .flac or .ogg")
+            }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
-            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--audio takes an Ogg/Opus file")
+            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--audio takes Ogg/Opus, WAV, FLAC or Ogg Vorbis")
         }
     }
 

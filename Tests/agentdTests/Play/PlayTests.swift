@@ -17,8 +17,10 @@ struct PlayTests {
         let scratch = try ScratchDirectory("play-bad")
         let garbage = scratch.path("garbage.ivf")
         FileManager.default.createFile(atPath: garbage, contents: Data((0..<100).map { UInt8($0) }))
+        let cd = scratch.path("cd.wav")
+        #expect(try runTool("/usr/bin/sox", ["-n", "-r", "44100", "-c", "1", cd, "synth", "1", "sine", "440"]).status == 0)
         let unreachable = ["play", "--server", "ws://127.0.0.1:1/", "--room", "r", "--display", "d"]
-        for files in [["--video", garbage], ["--audio", scratch.path("song.mp3")], ["--audio", scratch.path("missing.opus")]] {
+        for files in [["--video", garbage], ["--audio", scratch.path("song.mp3")], ["--audio", scratch.path("missing.opus")], ["--audio", cd]] {
             let process = try await agentd(unreachable + files)
             #expect(process.exitStatus == 2, "\(files): \(process.stderr)")
             #expect(process.stderr.hasPrefix("agentd: error: cannot"), "\(process.stderr)")
@@ -29,6 +31,29 @@ struct PlayTests {
     @Test("stored Opus and VP8 are played into a room and recorded back cleanly", .enabled(if: LabEnvironment.shouldRun))
     func playsIntoARoom() async throws {
         try await SharedResourceLock.lab.withExclusive { try await playAndRecord() }
+    }
+
+    @Test("a 48 kHz WAV is encoded to Opus and played", .enabled(if: LabEnvironment.shouldRun))
+    func playsAWAV() async throws {
+        try await SharedResourceLock.lab.withExclusive {
+            let lab = try LabEnvironment.required()
+            let scratch = try ScratchDirectory("play-wav")
+            let wav = scratch.path("tone-660.wav")
+            #expect(try runTool("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", wav, "synth", "8", "sine", "660", "vol", "0.5"]).status == 0)
+            let room = LabEnvironment.freshRoom("playwav")
+            let out = scratch.path("recording")
+            let player = try ChildProcess(
+                AgentdBinary.path,
+                ["play", "--server", lab.janusWS, "--room", room, "--display", "wav", "--audio", wav, "--create", "--ice-allow", "agentd-lab0"])
+            defer { player.terminate() }
+            let recording = try await agentd(
+                ["record", "--server", lab.janusWS, "--room", room, "--create", "--out", out, "--duration", "5", "--ice-allow", "agentd-lab0"])
+            #expect(recording.exitStatus == 0, "\(recording.stderr)")
+            let (samples, _) = try RecordingChecks.samples(out + "/wav.wav")
+            let middle = samples.dropFirst(2 * 48_000).prefix(2 * 48_000)
+            #expect(goertzelPower(middle, frequency: 660) > 100 * goertzelPower(middle, frequency: 440))
+            #expect(RecordingChecks.rms(middle) > 3000, "the tone arrived at full level")
+        }
     }
 
     private func playAndRecord() async throws {
