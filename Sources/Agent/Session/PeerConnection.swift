@@ -263,7 +263,11 @@ public final class PeerConnection: @unchecked Sendable {
         // Candidates we cannot use (TCP, RTCP component) are skipped; ICE fails later if none work.
         for candidate in remote.candidates { try? ice.addRemoteCandidate("candidate:" + candidate) }
         do {
-            dtls = try DTLSTransport(role: dtlsRole, certificate: certificate, remoteFingerprint: remote.fingerprint)
+            // A first flight lost while the peer's ICE is still settling would otherwise wait out
+            // RFC 6347's 1 s timer; browsers start at 50-100 ms on these short paths too.
+            dtls = try DTLSTransport(
+                role: dtlsRole, certificate: certificate, remoteFingerprint: remote.fingerprint,
+                initialRetransmissionTimeout: .milliseconds(100))
         } catch {
             throw .dtls(error)
         }
