@@ -8,7 +8,7 @@ import Foundation
 /// **WAV placement** (ARCHITECTURE.md, Timing): the first audio frame lands at sample
 /// 48 × (its mapped wall time in ms from the recording's t=0); every later one at the first's
 /// position plus its RTP timestamp difference at 48 kHz. Durations are never summed and arrival
-/// jitter never moves audio. Only a jump of more than ``reanchorThresholdSamples`` between the
+/// jitter never moves audio. Only a jump of more than 5 s (``RTPTimelineAnchor``) between the
 /// RTP-derived and the wall-derived positions (the sender restarted its clock) re-anchors on the
 /// wall time. A gap up to ``TimelineWAVWriter/maxConcealedGap`` is filled with Opus packet loss
 /// concealment, computed before the next packet is decoded so it continues the last audio;
@@ -17,7 +17,6 @@ import Foundation
 /// A write error ends only the file that failed; it is recorded in that file's manifest entry
 /// and reported through `reportError`. Not thread-safe: the recorder's writer queue owns it.
 final class ParticipantRecording {
-    static let reanchorThresholdSamples: Int64 = 5 * 48_000
 
     let id: String
     let display: String
@@ -39,10 +38,10 @@ final class ParticipantRecording {
     private var oggStartMs: Int64?
     private var decoder: OpusDecoder?
 
-    private var anchor: (rtp: Int64, sample: Int64)?
+    private var audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
     /// Timeline position just past the last audio decoded (or concealed).
     private(set) var audioEnd: Int64?
-    private(set) var reanchors = 0
+    var reanchors: Int { audioAnchor.reanchors }
     private(set) var undecodableFrames = 0
 
     private var counted: [TrackKind: (frames: Int64, bytes: Int64, keyframes: Int64, firstMs: Int64)] = [:]
@@ -73,7 +72,7 @@ final class ParticipantRecording {
         webm?.announce(kind: kind, codec: codec)
     }
 
-    private var mediaAnchors: [TrackKind: (rtp: Int64, ms: Int64)] = [:]
+    private var mediaAnchors: [TrackKind: RTPTimelineAnchor] = [:]
 
     func update(_ statistics: ReceiveStreamStatistics, kind: TrackKind) {
         receiverStatistics[kind] = statistics
@@ -125,33 +124,18 @@ final class ParticipantRecording {
         }
     }
 
-    /// A frame's time for the WebM: its track's first frame is placed by wall time, later ones by
-    /// RTP time from there. Wall times can step when the mapping switches from arrival to the
-    /// first sender report; RTP time cannot, so blocks keep their real spacing and never repeat.
-    /// Only a jump beyond 5 s (a sender restart) re-anchors: a mapping that moves by less (a
-    /// first sender report that disagrees with arrival time, a loaded machine) must not shift
-    /// one track against the other.
+    /// A frame's time for the WebM, per track (see ``RTPTimelineAnchor``): blocks keep their
+    /// real spacing and a moved mapping cannot shift one track against the other.
     private func mediaMs(of frame: RemoteFrame, ms: Int64) -> Int64 {
-        let clockRate = Int64(max(1, frame.clockRate))
-        if let anchor = mediaAnchors[frame.kind] {
-            let placed = anchor.ms + (frame.rtpTimestamp - anchor.rtp) * 1000 / clockRate
-            if abs(placed - ms) <= Self.reanchorThresholdSamples / 48 { return placed }
-        }
-        mediaAnchors[frame.kind] = (frame.rtpTimestamp, ms)
-        return ms
+        var anchor = mediaAnchors[frame.kind] ?? RTPTimelineAnchor(unitsPerSecond: 1000)
+        let placed = anchor.place(rtp: frame.rtpTimestamp, clockRate: frame.clockRate, wallPosition: ms)
+        mediaAnchors[frame.kind] = anchor
+        return placed
     }
 
-    /// The timeline position of an audio frame: wall time for the first, RTP time after.
+    /// The timeline position of an audio frame in samples (see ``RTPTimelineAnchor``).
     private func position(of frame: RemoteFrame, ms: Int64) -> Int64 {
-        let wallSample = ms * 48
-        let clockRate = Int64(max(1, frame.clockRate))
-        if let anchor {
-            let sample = anchor.sample + (frame.rtpTimestamp - anchor.rtp) * 48_000 / clockRate
-            if abs(sample - wallSample) <= Self.reanchorThresholdSamples { return sample }
-            reanchors += 1
-        }
-        anchor = (frame.rtpTimestamp, wallSample)
-        return wallSample
+        audioAnchor.place(rtp: frame.rtpTimestamp, clockRate: frame.clockRate, wallPosition: ms * 48)
     }
 
     private func decode(_ frame: RemoteFrame, ms: Int64) -> [(pcm: [Int16], sample: Int64)] {

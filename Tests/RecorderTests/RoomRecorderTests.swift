@@ -1,5 +1,6 @@
 import Agent
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Recorder
@@ -352,13 +353,13 @@ import Testing
         try script.audio("1", frequency: 440, fromMs: 0, toMs: 1000)
         for event in script.events { recorder.submit(event) }
         // The timer ticks every second; poll for the refreshed manifest with a deadline.
-        let deadline = ContinuousClock.now + .seconds(10)
-        var participants: [[String: Any]] = []
-        while ContinuousClock.now < deadline {
-            participants = (try? Self.manifestJSON(directory)["participants"] as? [[String: Any]]) ?? []
-            if !participants.isEmpty, recorder.progress.bytesWritten > 0 { break }
-            try await Task.sleep(for: .milliseconds(50))
+        func participants() -> [[String: Any]] {
+            (try? Self.manifestJSON(directory)["participants"] as? [[String: Any]]) ?? []
         }
+        try? await pollUntil(timeout: .seconds(10), "a refreshed manifest") {
+            !participants().isEmpty && recorder.progress.bytesWritten > 0
+        }
+        let participants = participants()
         #expect(participants.first?["name"] as? String == "Jo")
         #expect(try Self.manifestJSON(directory)["state"] as? String == "recording")
         let progress = recorder.progress

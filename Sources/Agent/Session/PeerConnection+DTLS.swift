@@ -1,5 +1,3 @@
-import CNice
-
 /// The DTLS side of a PeerConnection: moving handshake datagrams, the retransmission timer, and
 /// what a finished handshake sets up (SRTP contexts, then SCTP when data was negotiated).
 extension PeerConnection {
@@ -41,46 +39,21 @@ extension PeerConnection {
 
     // MARK: Retransmission timer
 
-    /// Keeps one GLib timeout on the loop matching DTLS's retransmission deadline, if any.
+    /// Keeps one timer on the loop matching DTLS's retransmission deadline, if any.
     func armTimer() {
         cancelTimer()
         guard let dtls, let timeout = dtls.retransmissionTimeout else { return }
-        let components = timeout.components
-        let milliseconds = max(1, min(60_000, Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)))
-        let source = g_timeout_source_new(guint(milliseconds))
-        let target = Unmanaged.passRetained(WeakPeerConnection(self)).toOpaque()
-        g_source_set_callback(
-            source,
-            { data in
-                let target = Unmanaged<WeakPeerConnection>.fromOpaque(data!).takeUnretainedValue()
-                target.connection?.timerFired()
-                return 0  // G_SOURCE_REMOVE: timerFired arms a new one when needed
-            },
-            target,
-            { data in Unmanaged<WeakPeerConnection>.fromOpaque(data!).release() })
-        g_source_attach(source, loop.context)
-        timer = source
+        timer = loop.schedule(after: min(timeout, .seconds(60))) { [weak self] in self?.timerFired() }
     }
 
     func cancelTimer() {
-        guard let timer else { return }
-        g_source_destroy(timer)
-        g_source_unref(timer)
-        self.timer = nil
+        timer?.cancel()
+        timer = nil
     }
 
     private func timerFired() {
-        if let timer {
-            g_source_unref(timer)
-            self.timer = nil
-        }
+        timer = nil
         guard let dtls else { return }
         process(dtls.handleTimeout())
     }
-}
-
-/// Lets C callbacks reach a PeerConnection without keeping it alive.
-final class WeakPeerConnection {
-    weak var connection: PeerConnection?
-    init(_ connection: PeerConnection) { self.connection = connection }
 }

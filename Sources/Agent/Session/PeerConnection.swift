@@ -1,4 +1,3 @@
-import CNice
 import Foundation
 
 /// One WebRTC transport: ICE (libnice) carrying DTLS, SRTP/SRTCP and SCTP data channels, all
@@ -82,7 +81,7 @@ public final class PeerConnection: @unchecked Sendable {
     var localParameters: LocalTransportParameters?
     /// True when we made the offer (publishing); the answer then decides the DTLS role.
     var isOfferer = false
-    var timer: UnsafeMutablePointer<GSource>?
+    var timer: LoopTimer?
     /// Reused for every SRTP unprotect on the receive path.
     var packetBuffer = [UInt8](repeating: 0, count: 2048)
 
@@ -110,13 +109,6 @@ public final class PeerConnection: @unchecked Sendable {
             }
         }
         self.handlers = handlers
-    }
-
-    deinit {
-        if let timer {
-            g_source_destroy(timer)
-            g_source_unref(timer)
-        }
     }
 
     // MARK: Answering an offer (Janus subscriptions)

@@ -30,9 +30,15 @@ public final class PublishSession: @unchecked Sendable {
         }
     }
 
-    /// Starts the sender-report timer. Call on the loop once the connection is up.
+    /// Starts answering the receiver's RTCP (after whatever handler the connection already has)
+    /// and the sender-report timer. Call on the loop once the connection is up.
     public func start(reportCheckInterval: Duration = .milliseconds(100)) {
         peer.loop.assertInLoop()
+        let previous = peer.handlers.onRTCP
+        peer.handlers.onRTCP = { [weak self] packets in
+            previous(packets)
+            self?.handleRTCP(packets)
+        }
         timer = peer.loop.scheduleRepeating(every: reportCheckInterval) { [weak self] in self?.tick() }
     }
 
@@ -51,7 +57,8 @@ public final class PublishSession: @unchecked Sendable {
         for packet in packets { send(packet) }
     }
 
-    /// Feeds RTCP from the receiver (the connection's `onRTCP`): NACKs resend, PLI/FIR request.
+    /// Handles RTCP from the receiver (``start(reportCheckInterval:)`` wires it to the
+    /// connection): NACKs resend, PLI/FIR request keyframes.
     public func handleRTCP(_ packets: [RTCPPacket]) {
         peer.loop.assertInLoop()
         let now = clock.now()

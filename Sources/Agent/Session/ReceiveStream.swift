@@ -110,6 +110,14 @@ public struct ReceiveStream: Sendable {
             counts.malformed += 1
             throw .malformed(error)
         }
+        return try receive(packet, header: header, arrival: arrival)
+    }
+
+    /// The same, for a packet whose header the caller already parsed (the router does, to route
+    /// it), so the receive path parses each packet once.
+    public mutating func receive(_ packet: UnsafeRawBufferPointer, header: RTPHeader, arrival: MediaInstant) throws(ReceiveStreamError)
+        -> [MediaFrame]
+    {
         try acceptSSRC(header.ssrc)
         let sequence = try validatedSequence(header.sequenceNumber, arrival: arrival)
         let timestamp = timestampUnwrapper.unwrap(header.timestamp)

@@ -104,7 +104,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
         let arrival = clock.now()
         let frames: [MediaFrame]
         do {
-            frames = try entry.stream.receive(packet, arrival: arrival)
+            frames = try entry.stream.receive(packet, header: header, arrival: arrival)
         } catch {
             drops.refused += 1
             entries[mid] = entry

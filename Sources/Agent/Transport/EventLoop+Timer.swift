@@ -1,7 +1,7 @@
 import CNice
 import Synchronization
 
-/// A repeating timer on an ``EventLoop``: a GLib timeout source on the loop's context, so the
+/// A timer on an ``EventLoop`` (repeating or one-shot): a GLib timeout source on the loop's context, so the
 /// work runs on the loop thread with no task or queue hop per tick.
 public final class LoopTimer: @unchecked Sendable {
     // @unchecked Sendable: `source` is set once in init and we hold a reference to it until
@@ -29,15 +29,25 @@ extension EventLoop {
     /// Runs `work` on the loop every `interval` until the returned timer is cancelled (or
     /// released). GLib keeps the interval from the previous run, not a fixed grid.
     public func scheduleRepeating(every interval: Duration, _ work: @escaping @Sendable () -> Void) -> LoopTimer {
+        makeTimer(interval, repeats: true, work)
+    }
+
+    /// Runs `work` on the loop once, after `delay`, unless the returned timer is cancelled first.
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> LoopTimer {
+        makeTimer(delay, repeats: false, work)
+    }
+
+    private func makeTimer(_ interval: Duration, repeats: Bool, _ work: @escaping @Sendable () -> Void) -> LoopTimer {
         let components = interval.components
-        let milliseconds = max(1, Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = max(1, min(Int(UInt32.max), Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)))
         let source = g_timeout_source_new(guint(milliseconds))!
-        let box = Unmanaged.passRetained(TimerWork(work)).toOpaque()
+        let box = Unmanaged.passRetained(TimerWork(work, repeats: repeats)).toOpaque()
         g_source_set_callback(
             source,
             { data in
-                Unmanaged<TimerWork>.fromOpaque(data!).takeUnretainedValue().run()
-                return 1  // G_SOURCE_CONTINUE
+                let work = Unmanaged<TimerWork>.fromOpaque(data!).takeUnretainedValue()
+                work.run()
+                return work.repeats ? 1 : 0  // G_SOURCE_CONTINUE / G_SOURCE_REMOVE
             },
             box,
             { data in Unmanaged<TimerWork>.fromOpaque(data!).release() })
@@ -48,5 +58,9 @@ extension EventLoop {
 
 private final class TimerWork {
     let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    let repeats: Bool
+    init(_ run: @escaping @Sendable () -> Void, repeats: Bool) {
+        self.run = run
+        self.repeats = repeats
+    }
 }

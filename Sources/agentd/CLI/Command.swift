@@ -1,3 +1,5 @@
+import Agent
+
 /// One `agentd <name>` command: its spec (flags and help) and what it does.
 protocol Command: Sendable {
     static var spec: CommandSpec { get }
@@ -24,6 +26,17 @@ enum SharedOptions {
         "ice-allow", "LIST",
         "Interface names or IPv4 addresses to gather ICE candidates on, comma-separated. Default: every interface that is up except loopback.",
         environment: "AGENTD_ICE_ALLOW")
+
+    /// Resolves `--ice-allow` (already merged with AGENTD_ICE_ALLOW by the parser) to addresses;
+    /// no list means every interface that is up except loopback. A bad list is a usage error.
+    static func iceAddresses(_ text: String?) throws -> [String] {
+        do {
+            let list = try text.map { value throws(ICEAllowListError) in try ICEAllowList(parsing: value) } ?? .allNonLoopback
+            return try list.resolve()
+        } catch {
+            throw CommandFailure(.usage, "--ice-allow: \(error)", hint: "name an interface that is up, or one of its IPv4 addresses")
+        }
+    }
 
     static let exitCodeNote =
         "exit codes: 0 ok, 2 usage, 3 refused (auth, token, pin, room missing), 4 connection failed, 5 output failed, 1 other."

@@ -43,9 +43,7 @@ struct FilePlayer {
                     ? OfferBuilder.Track(mid: mid, kind: .audio, codec: .opus, payloadType: 111, ssrc: UInt32.random(in: 1...UInt32.max))
                     : OfferBuilder.Track(mid: mid, kind: .video, codec: .vp8, payloadType: 96, ssrc: UInt32.random(in: 1...UInt32.max)))
             }
-            let box = PublishSessionBox()
-            let connectionPeer = try PeerConnection(
-                loop: loop, localAddresses: addresses, handlers: .init(onRTCP: { packets in box.session?.handleRTCP(packets) }))
+            let connectionPeer = try PeerConnection(loop: loop, localAddresses: addresses)
             peer = connectionPeer
             let offer = try await connectionPeer.offer(tracks: tracks, dataChannelLabel: nil)
             let answer = try SessionDescription.parse(try await videoRoom.publish(offer: offer.text))
@@ -55,10 +53,7 @@ struct FilePlayer {
             try await connectionPeer.acceptAnswer(answer)
             try await waitConnected(connectionPeer, loop: loop)
             let publishing = try PublishSession(peer: connectionPeer, tracks: tracks)
-            try await loop.submit {
-                box.session = publishing
-                publishing.start()
-            }
+            try await loop.submit { publishing.start() }
             let summary = await pace(publishing: publishing, loop: loop, tracks: tracks, duration: duration, repeatFiles: repeatFiles)
             try? await loop.submit { publishing.stop() }
             try? await videoRoom.unpublish()
@@ -122,10 +117,4 @@ struct FilePlayer {
         }
         return summary
     }
-}
-
-/// Lets the connection's RTCP handler reach the session created after the connection.
-private final class PublishSessionBox: @unchecked Sendable {
-    // @unchecked Sendable: set and read only on the transport loop.
-    var session: PublishSession?
 }

@@ -32,7 +32,7 @@ enum PlayCommand: Command {
         var sources: [EncodedFrameSource] = []
         if let audioPath { sources.append(try openAudio(audioPath)) }
         if let videoPath { sources.append(try openVideo(videoPath)) }
-        let addresses = try iceAddresses(arguments.value("ice-allow"))
+        let addresses = try SharedOptions.iceAddresses(arguments.value("ice-allow"))
 
         let server = url.absoluteString
         let player = FilePlayer(
@@ -74,15 +74,6 @@ enum PlayCommand: Command {
             return try IVFSource(path: path)
         } catch {
             throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--video takes a VP8 IVF file")
-        }
-    }
-
-    static func iceAddresses(_ text: String?) throws -> [String] {
-        do {
-            let list = try text.map { value throws(ICEAllowListError) in try ICEAllowList(parsing: value) } ?? .allNonLoopback
-            return try list.resolve()
-        } catch {
-            throw CommandFailure(.usage, "--ice-allow: \(error)", hint: "name an interface that is up, or one of its IPv4 addresses")
         }
     }
 }

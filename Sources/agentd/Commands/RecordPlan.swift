@@ -55,12 +55,7 @@ struct RecordPlan: Sendable {
     }
 
     func iceAddresses() throws -> [String] {
-        do {
-            let list = try iceAllow.map { text throws(ICEAllowListError) in try ICEAllowList(parsing: text) } ?? .allNonLoopback
-            return try list.resolve()
-        } catch {
-            throw CommandFailure(.usage, "--ice-allow: \(error)", hint: "name an interface that is up, or one of its IPv4 addresses")
-        }
+        try SharedOptions.iceAddresses(iceAllow)
     }
 
     /// After a failed join: a directory we created that holds only the manifest and empty files

@@ -37,9 +37,7 @@ struct JanusPublishInteropTests {
         let videoRoom = try await VideoRoom.attach(to: session)
         try await videoRoom.create(room: room)
         _ = try await videoRoom.joinAsPublisher(room: room, display: "swift-bot")
-        let box = PublishBox()
-        let peer = try PeerConnection(
-            loop: loop, localAddresses: [hostIP], handlers: .init(onRTCP: { packets in box.session?.handleRTCP(packets) }))
+        let peer = try PeerConnection(loop: loop, localAddresses: [hostIP])
         let tracks = [
             OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0xA0D1),
             OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x51DE),
@@ -51,7 +49,6 @@ struct JanusPublishInteropTests {
         let publishing = try PublishSession(peer: peer, tracks: tracks)
         let keyframeWanted = Mutex(false)
         try await loop.submit {
-            box.session = publishing
             publishing.onKeyframeRequest = { mid in if mid == "1" { keyframeWanted.withLock { $0 = true } } }
             publishing.start()
         }
@@ -121,10 +118,4 @@ struct JanusPublishInteropTests {
         try? await videoRoom.unpublish()
         await videoRoom.close()
     }
-}
-
-/// Lets the connection's RTCP handler reach the session created after the connection.
-final class PublishBox: @unchecked Sendable {
-    // @unchecked Sendable: set and read only on the publisher's loop.
-    var session: PublishSession?
 }
