@@ -13,6 +13,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CNice", pkgConfig: "nice", providers: [.apt(["libnice-dev"])]),
     .systemLibrary(name: "CUsrSCTP", pkgConfig: "usrsctp", providers: [.apt(["libusrsctp-dev"])]),
     .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
+    .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
 ]
 
 let cLibraryNames = systemLibraries.map(\.name)
