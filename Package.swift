@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims", "TestSupport"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "TestSupport"]),
         .testTarget(name: "BotKitTests", dependencies: ["BotKit", "TestSupport"]),
-        .testTarget(name: "agentdTests", dependencies: ["agentd", "Recorder", "TestSupport"]),
+        .testTarget(name: "agentdTests", dependencies: ["agentd", "Recorder", "BotKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,12 +35,13 @@ enum PlayCommand: Command {
         let addresses = try SharedOptions.iceAddresses(arguments.value("ice-allow"))
 
         let server = url.absoluteString
-        let player = FilePlayer(
+        let configuration = BotConfiguration(
             server: server, room: room, display: display, token: arguments.value("token"), pin: arguments.value("pin"),
-            create: arguments.has("create"), addresses: addresses, sources: sources)
+            create: arguments.has("create"), iceAddresses: addresses, listens: false)
+        let player = FilePlayer(configuration: configuration, playlist: FramePlaylist(sources: sources, loop: arguments.has("loop")))
         do {
-            let summary = try await player.play(duration: duration, loop: arguments.has("loop"))
-            context.standardError("agentd: played \(summary.frames) frames (\(summary.passes) pass(es)) into \(room) as \(display); stopped by \(summary.stoppedBy)")
+            let summary = try await player.play(duration: duration)
+            context.standardError("agentd: played into \(room) as \(display): \(summary.line)")
             return .ok
         } catch let failure as CommandFailure {
             throw failure

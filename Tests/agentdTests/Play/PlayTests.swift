@@ -61,10 +61,8 @@ struct PlayTests {
         let scratch = try ScratchDirectory("play")
         let audio = scratch.path("tone.opus")
         let video = scratch.path("pattern.ivf")
-        #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=10",
-                                                "-c:a", "libopus", audio]).status == 0)
-        #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                                                "testsrc2=size=320x240:rate=25:duration=10", "-c:v", "libvpx", "-g", "25", "-b:v", "400k", video]).status == 0)
+        try PlayMedia.toneOpus(audio, seconds: 10)
+        try PlayMedia.patternIVF(video, seconds: 10)
         let room = LabEnvironment.freshRoom("play")
         let out = scratch.path("recording")
         let player = try ChildProcess(
