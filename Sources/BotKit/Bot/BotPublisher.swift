@@ -158,7 +158,7 @@ actor BotPublisher {
 
     /// Stops the media, unpublishes and leaves. Tolerates a dead server.
     func stop() async {
-        videoTrack?.setSink { _ in }
+        videoTrack?.removeSink()
         if let timer, let publishing {
             try? await loop.submit {
                 timer.cancel()

@@ -60,11 +60,11 @@ struct BotInteropTests {
             }
         }
         defer { pusher.cancel() }
-        let square = MovingSquare(width: 320, height: 240)
+        let square = try MovingSquare(width: 320, height: 240)
         let start = ContinuousClock.now
         var pushed = 0
         while recording.isRunning, ContinuousClock.now - start < .seconds(30) {
-            _ = try video.push(square.frame(index: pushed))
+            _ = try video.push(square.frame(at: pushed))
             pushed += 1
             try await Task.sleep(until: start + .milliseconds(pushed * 1000 / 15), clock: .continuous)
         }
