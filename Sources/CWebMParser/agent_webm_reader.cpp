@@ -90,9 +90,6 @@ agent_webm_status Pump(agent_webm_reader* reader, Done done) {
             reader->finished = true;
         } else if (reader->collector.paused()) {
             continue;  // the collector stopped after a frame or the headers; the next Feed resumes
-        } else if (status.code == webm::Status::kEndOfFile &&
-                   reader->collector.may_end_at(reader->file.Position())) {
-            reader->finished = true;  // a live-style file (unknown sizes) ends after its last block
         } else {
             return Classify(reader, status);
         }

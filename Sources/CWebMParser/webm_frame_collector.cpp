@@ -41,17 +41,6 @@ webm::Status FrameCollector::Fail(Failure failure, std::string message) {
     return webm::Status(static_cast<std::int32_t>(failure));
 }
 
-void FrameCollector::NoteBoundary(const webm::ElementMetadata& metadata) {
-    if (metadata.size != webm::kUnknownElementSize && metadata.position != webm::kUnknownElementPosition &&
-        metadata.header_size != webm::kUnknownHeaderSize) {
-        last_boundary_ = metadata.position + metadata.header_size + metadata.size;
-    }
-}
-
-bool FrameCollector::may_end_at(std::uint64_t position) const {
-    return segment_size_unknown_ && (!in_cluster_ || cluster_size_unknown_) && position == last_boundary_;
-}
-
 webm::Status FrameCollector::OnElementBegin(const webm::ElementMetadata& metadata, webm::Action* action) {
     *action = webm::Action::kRead;
     if (!saw_first_element_) {
@@ -74,10 +63,9 @@ webm::Status FrameCollector::OnEbml(const webm::ElementMetadata&, const webm::Eb
     return kCompleted;
 }
 
-webm::Status FrameCollector::OnSegmentBegin(const webm::ElementMetadata& metadata, webm::Action* action) {
+webm::Status FrameCollector::OnSegmentBegin(const webm::ElementMetadata&, webm::Action* action) {
     *action = webm::Action::kRead;
     if (!header_ok_) return Fail(Failure::kNotWebM, "a Segment comes before any EBML header");
-    segment_size_unknown_ = metadata.size == webm::kUnknownElementSize;
     return kCompleted;
 }
 
@@ -118,23 +106,15 @@ webm::Status FrameCollector::OnTrackEntry(const webm::ElementMetadata&, const we
     return kCompleted;
 }
 
-webm::Status FrameCollector::OnClusterBegin(const webm::ElementMetadata& metadata, const webm::Cluster& cluster,
+webm::Status FrameCollector::OnClusterBegin(const webm::ElementMetadata&, const webm::Cluster& cluster,
                                             webm::Action* action) {
     *action = webm::Action::kRead;
-    in_cluster_ = true;
-    cluster_size_unknown_ = metadata.size == webm::kUnknownElementSize;
     cluster_timecode_ = cluster.timecode.value();
     if (TakeResume()) return kCompleted;
     if (!headers_complete_) {
         headers_complete_ = true;
         return Pause();
     }
-    return kCompleted;
-}
-
-webm::Status FrameCollector::OnClusterEnd(const webm::ElementMetadata& metadata, const webm::Cluster&) {
-    in_cluster_ = false;
-    NoteBoundary(metadata);
     return kCompleted;
 }
 
@@ -166,21 +146,14 @@ webm::Status FrameCollector::OnSimpleBlockBegin(const webm::ElementMetadata& met
     return BeginBlock(metadata, simple_block, simple_block.is_key_frame, false);
 }
 
-webm::Status FrameCollector::OnSimpleBlockEnd(const webm::ElementMetadata& metadata, const webm::SimpleBlock&) {
-    NoteBoundary(metadata);
-    return kCompleted;
-}
-
 webm::Status FrameCollector::OnBlockBegin(const webm::ElementMetadata& metadata, const webm::Block& block,
                                           webm::Action* action) {
     *action = webm::Action::kRead;
     return BeginBlock(metadata, block, false, true);
 }
 
-webm::Status FrameCollector::OnBlockGroupEnd(const webm::ElementMetadata& metadata,
-                                             const webm::BlockGroup& block_group) {
+webm::Status FrameCollector::OnBlockGroupEnd(const webm::ElementMetadata&, const webm::BlockGroup& block_group) {
     if (TakeResume()) return kCompleted;
-    NoteBoundary(metadata);
     // A Block without ReferenceBlock elements references nothing: it decodes on its own.
     const bool is_key_frame = block_group.references.empty();
     for (CollectedFrame& frame : group_frames_) {

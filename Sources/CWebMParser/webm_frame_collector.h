@@ -66,13 +66,11 @@ public:
                                 webm::Action* action) override;
     webm::Status OnSimpleBlockBegin(const webm::ElementMetadata& metadata, const webm::SimpleBlock& simple_block,
                                     webm::Action* action) override;
-    webm::Status OnSimpleBlockEnd(const webm::ElementMetadata& metadata, const webm::SimpleBlock& simple_block) override;
     webm::Status OnBlockBegin(const webm::ElementMetadata& metadata, const webm::Block& block,
                               webm::Action* action) override;
     webm::Status OnBlockGroupEnd(const webm::ElementMetadata& metadata, const webm::BlockGroup& block_group) override;
     webm::Status OnFrame(const webm::FrameMetadata& metadata, webm::Reader* reader,
                          std::uint64_t* bytes_remaining) override;
-    webm::Status OnClusterEnd(const webm::ElementMetadata& metadata, const webm::Cluster& cluster) override;
 
     /// True once a well-formed EBML header naming "webm" or "matroska" has been parsed.
     bool header_ok() const { return header_ok_; }
@@ -85,17 +83,12 @@ public:
     const std::vector<TrackRecord>& tracks() const { return tracks_; }
     std::deque<CollectedFrame>& ready() { return ready_; }
 
-    /// Whether the file may legitimately end at `position`: only a live-style file, whose Segment
-    /// (and open Cluster) have unknown sizes, can, and only right after a complete block.
-    bool may_end_at(std::uint64_t position) const;
-
 private:
     webm::Status Pause();
     bool TakeResume();
     webm::Status Fail(Failure failure, std::string message);
     webm::Status BeginBlock(const webm::ElementMetadata& metadata, const webm::Block& block, bool is_key_frame,
                             bool in_group);
-    void NoteBoundary(const webm::ElementMetadata& metadata);
 
     bool saw_first_element_ = false;
     bool header_ok_ = false;
@@ -107,11 +100,7 @@ private:
     std::uint64_t timecode_scale_ = 1000000;
     std::vector<TrackRecord> tracks_;
 
-    bool segment_size_unknown_ = false;
-    bool in_cluster_ = false;
-    bool cluster_size_unknown_ = false;
     std::uint64_t cluster_timecode_ = 0;
-    std::uint64_t last_boundary_ = 0;
 
     // The block whose frames OnFrame is reading.
     CollectedFrame block_;
