@@ -45,7 +45,7 @@ public actor Bot {
     /// Joins the room, publishes `media` and returns once the media flows.
     /// - Throws: ``BotError`` (codec refused, no connection, bad media) or ``JanusError`` (no
     ///   such room 426, wrong pin 433, bad token 403, server unreachable).
-    public func start(_ media: BotMedia) async throws {
+    public func start(_ media: sending BotMedia) async throws {
         guard !started else { throw BotError.alreadyStarted }
         started = true
         let tracks = try BotPublisher.tracks(for: media)

@@ -39,7 +39,7 @@ actor BotPublisher {
     }
 
     /// Joins, negotiates, waits for the connection and starts the media. Returns our publisher id.
-    func start(media: BotMedia, tracks: [OfferBuilder.Track], pacingInterval: Duration) async throws -> String {
+    func start(media: sending BotMedia, tracks: [OfferBuilder.Track], pacingInterval: Duration) async throws -> String {
         let connection = JanusConnection(url: configuration.server, loop: loop, token: configuration.token)
         self.connection = connection
         try await connection.connect()

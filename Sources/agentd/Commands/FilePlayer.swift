@@ -24,9 +24,8 @@ struct FilePlayer {
     }
 
     let configuration: BotConfiguration
-    let playlist: FramePlaylist
 
-    func play(duration: Double?) async throws -> Summary {
+    func play(_ playlist: sending FramePlaylist, duration: Double?) async throws -> Summary {
         let bot = Bot(configuration: configuration)
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
