@@ -17,10 +17,11 @@ struct PlayTests {
         let scratch = try ScratchDirectory("play-bad")
         let garbage = scratch.path("garbage.ivf")
         FileManager.default.createFile(atPath: garbage, contents: Data((0..<100).map { UInt8($0) }))
-        let cd = scratch.path("cd.wav")
-        #expect(try runTool("/usr/bin/sox", ["-n", "-r", "44100", "-c", "1", cd, "synth", "1", "sine", "440"]).status == 0)
+        // Any rate is resampled now, so a WAV is refused only when libsndfile cannot read it.
+        let garbageWAV = scratch.path("garbage.wav")
+        FileManager.default.createFile(atPath: garbageWAV, contents: Data((0..<100).map { UInt8(($0 * 37) & 0xff) }))
         let unreachable = ["play", "--server", "ws://127.0.0.1:1/", "--room", "r", "--display", "d"]
-        for files in [["--video", garbage], ["--audio", scratch.path("song.mp3")], ["--audio", scratch.path("missing.opus")], ["--audio", cd]] {
+        for files in [["--video", garbage], ["--audio", scratch.path("song.mp3")], ["--audio", scratch.path("missing.opus")], ["--audio", garbageWAV]] {
             let process = try await agentd(unreachable + files)
             #expect(process.exitStatus == 2, "\(files): \(process.stderr)")
             #expect(process.stderr.hasPrefix("agentd: error: cannot"), "\(process.stderr)")
