@@ -10,7 +10,7 @@ enum PlayCommand: Command {
         options: [
             SharedOptions.server, SharedOptions.room,
             .value("display", "NAME", "Display name others see.", required: true),
-            .value("audio", "FILE", "Ogg/Opus (.opus) or WebM audio, sent as stored; or WAV, FLAC, Ogg Vorbis, encoded to Opus."),
+            .value("audio", "FILE", "Ogg/Opus (.opus) or WebM audio, sent as stored; or WAV, FLAC, Ogg Vorbis at any rate, encoded to Opus."),
             .value("video", "FILE", "VP8 IVF or WebM (Opus/VP8), sent as stored; a WebM's audio plays too unless --audio is given."),
             .flag("loop", "Start again at the end of the files."),
             SharedOptions.duration, SharedOptions.token, SharedOptions.pin, SharedOptions.create,
