@@ -17,6 +17,9 @@ public enum BotEvent: Sendable {
     case fileEnded(entry: Int, pass: Int)
     /// File playback is over: the list ended, its duration passed, or a file could not be read.
     case playbackFinished(PlaybackEnd)
+    /// The room or Janus ended our publishing (hangup, room destroyed, signaling closed). Call
+    /// ``Bot/stop()``; reconnecting is not automatic yet.
+    case connectionLost(String)
     /// The bot stopped publishing; no more events follow.
     case stopped
 

@@ -15,6 +15,7 @@ actor BotPublisher {
     private var timer: LoopTimer?
     private var videoTrack: VideoTrack?
     private var midsByKind: [TrackKind: String] = [:]
+    private var watcher: Task<Void, Never>?
 
     init(configuration: BotConfiguration, loop: EventLoop, emit: @escaping @Sendable (BotEvent) -> Void) {
         self.configuration = configuration
@@ -93,6 +94,7 @@ actor BotPublisher {
             }
         }
         if media.dataChannel { await waitForDataChannel(peer) }
+        watcher = Self.watch(videoRoom, emit: emit)
         return joined.id
     }
 
@@ -156,8 +158,28 @@ actor BotPublisher {
         return (try? await loop.submit { (scheduler.playlistFrames, scheduler.passes) }) ?? (0, 0)
     }
 
+    /// Reports the end of the publisher's life that does not come from us: Janus hangs up the
+    /// PeerConnection, the room is destroyed, or the signaling connection closes.
+    private static func watch(_ videoRoom: VideoRoom, emit: @escaping @Sendable (BotEvent) -> Void) -> Task<Void, Never> {
+        Task {
+            for await message in videoRoom.handle.events {
+                if message.janus == "hangup" {
+                    emit(.connectionLost("Janus hung up the media connection (\(message.json["reason"]?.stringValue ?? "no reason"))"))
+                    return
+                }
+                if let data = message.pluginData, case .roomDestroyed = VideoRoomEvent(pluginData: data) {
+                    emit(.connectionLost("the room was destroyed"))
+                    return
+                }
+            }
+            if !Task.isCancelled { emit(.connectionLost("the signaling connection to Janus closed")) }
+        }
+    }
+
     /// Stops the media, unpublishes and leaves. Tolerates a dead server.
     func stop() async {
+        watcher?.cancel()
+        watcher = nil
         videoTrack?.removeSink()
         if let timer, let publishing {
             try? await loop.submit {

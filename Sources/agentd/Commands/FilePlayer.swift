@@ -43,7 +43,12 @@ struct FilePlayer {
         }
         defer { signalTask.cancel() }
         var summary = Summary()
+        var lost: String?
         for await event in bot.events {
+            if case .connectionLost(let reason) = event {
+                lost = reason
+                break
+            }
             guard case .playbackFinished(let end) = event else { continue }
             switch end {
             case .endOfFiles: summary.stoppedBy = "end of files"
@@ -51,6 +56,10 @@ struct FilePlayer {
             case .readError(let reason): summary.stoppedBy = "a read error (\(reason))"
             }
             break
+        }
+        if let lost {
+            await bot.stop()
+            throw CommandFailure(.connectionFailed, "playing into \(configuration.room) stopped: \(lost)")
         }
         if let reason = stopped.withLock({ $0 }) { summary.stoppedBy = reason }
         (summary.frames, summary.passes) = await bot.playbackProgress()
