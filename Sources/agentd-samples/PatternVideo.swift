@@ -10,8 +10,9 @@ struct PatternVideo {
     static let height = 240
     static let framesPerSecond = 30
     static let seconds = 5
-    /// A keyframe every 2 s: a looping or seeking player finds one soon.
-    static let keyframeInterval = 60
+    /// A keyframe every second. A file is played as stored, so a subscriber that joins late (or
+    /// sends a PLI) waits for the next stored keyframe: at most a second.
+    static let keyframeInterval = 30
     static let bitrate = 500_000
 
     let frames: [VPXEncodedFrame]

@@ -46,10 +46,14 @@ struct FilePlayer {
             let connectionPeer = try PeerConnection(loop: loop, localAddresses: addresses)
             peer = connectionPeer
             let offer = try await connectionPeer.offer(tracks: tracks, dataChannelLabel: nil)
-            let answer = try SessionDescription.parse(try await videoRoom.publish(offer: offer.text))
-            for (index, section) in answer.media.enumerated() where section.isRejected && index < tracks.count {
-                throw CommandFailure(.refused, "room '\(room)' does not accept \(tracks[index].codec.rawValue)", hint: "create the room with that codec allowed")
+            let answer: SessionDescription
+            do {
+                answer = try SessionDescription.parse(try await videoRoom.publish(offer: offer.text))
+            } catch {
+                throw await CodecRefusal.failure(afterPublishError: error, room: room, tracks: tracks, videoRoom: videoRoom)
             }
+            let rejected = OfferBuilder.tracksRefused(by: answer, offered: tracks)
+            if !rejected.isEmpty { throw await CodecRefusal.failure(room: room, rejected: rejected, videoRoom: videoRoom) }
             try await connectionPeer.acceptAnswer(answer)
             try await waitConnected(connectionPeer, loop: loop)
             let publishing = try PublishSession(peer: connectionPeer, tracks: tracks)

@@ -36,7 +36,7 @@ struct SamplesTests {
         #expect(try runTool(GeneratedSamples.tool, [], includeStderr: true).status == 2)
     }
 
-    @Test("pattern-vp8.ivf: 150 VP8 frames of 320x240 over 5 s that decode to the test pattern")
+    @Test("pattern-vp8.ivf: 150 VP8 frames of 320x240 over 5 s, a keyframe each second, decoding to the test pattern")
     func ivfIsThePattern() throws {
         let scratch = try ScratchDirectory("samples-ivf")
         let ivf = try GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
@@ -44,6 +44,11 @@ struct SamplesTests {
         let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_entries",
                                                      "stream=codec_name,width,height,nb_read_frames,duration", "-of", "csv=p=0", ivf])
         #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "vp8,320,240,5.000000,150", "\(probe.output)")
+
+        // A keyframe each second: played as stored, a late subscriber waits at most that long.
+        let keyframes = try runTool("/usr/bin/ffprobe", ["-v", "error", "-skip_frame", "nokey", "-select_streams", "v",
+                                                         "-show_entries", "frame=pts_time", "-of", "csv=p=0", ivf])
+        #expect(keyframes.output.split(separator: "\n").compactMap { Double($0) } == [0, 1, 2, 3, 4], "\(keyframes.output)")
 
         let pictures = try decodedPictures(ivf)
         #expect(pictures.count == Self.frameCount)
