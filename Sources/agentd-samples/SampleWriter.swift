@@ -27,8 +27,8 @@ struct SampleWriter {
                 case .toneOpus: try writeOggOpus(to: temporary)
                 }
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
-            written.append((path, size ?? 0))
+            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+            written.append((path, size?.int64Value ?? 0))
         }
         return written
     }
