@@ -35,7 +35,7 @@ import av  # noqa: E402
 from aiortc import RTCPeerConnection, RTCSessionDescription  # noqa: E402
 from aiortc.mediastreams import MediaStreamError  # noqa: E402
 
-from janus_client import run_main, JanusClient, log, make_token  # noqa: E402
+from janus_client import run_main, JanusClient, JanusError, log, make_token  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -50,7 +50,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--token", help="Janus core token sent on every request")
     p.add_argument("--token-secret", help="compute a videoroom token from this token_auth_secret")
     p.add_argument("--pin", help="room pin")
-    p.add_argument("--find-timeout", type=float, default=15.0, help="seconds to wait for the feed to appear")
+    p.add_argument("--find-timeout", type=float, default=15.0, help="seconds to wait for the feed (and its room) to appear")
     p.add_argument("--connect-timeout", type=float, default=20.0)
     p.add_argument("--verbose", action="store_true")
     return p.parse_args(argv)
@@ -143,7 +143,13 @@ async def find_feed(handle, args) -> str:
     deadline = time.monotonic() + args.find_timeout
     while True:
         body = {"request": "listparticipants", "room": args.room}
-        data, _ = await handle.message(body)
+        try:
+            data, _ = await handle.message(body)
+        except JanusError as exc:
+            # 426 no such room: the publisher we wait for may be the one creating it.
+            if exc.code != 426:
+                raise
+            data = {}
         for p in data.get("participants", []):
             if p.get("display") == args.feed_display and p.get("publisher"):
                 return p["id"]

@@ -28,7 +28,8 @@
     const deadline = Date.now() + 1000 * parseFloat(Q.find_timeout || "15");
     for (;;) {
       const res = await syncRequest(handle, { request: "listparticipants", room: Q.room });
-      if (res.error_code) throw new Error(`listparticipants: ${res.error_code} ${res.error}`);
+      // 426 no such room: the publisher we wait for may be the one creating it.
+      if (res.error_code && res.error_code !== 426) throw new Error(`listparticipants: ${res.error_code} ${res.error}`);
       const p = (res.participants || []).find((x) => x.display === Q.feed_display && x.publisher);
       if (p) return p.id;
       if (Date.now() > deadline) throw new Error(`no publisher "${Q.feed_display}" in room ${Q.room}`);

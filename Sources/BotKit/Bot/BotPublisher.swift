@@ -101,15 +101,16 @@ actor BotPublisher {
     /// Sends the offer; a section Janus rejects (or a publish Janus refuses for its codecs) means
     /// the room does not take that codec.
     private func publish(_ offer: SessionDescription, tracks: [OfferBuilder.Track], on videoRoom: VideoRoom) async throws -> SessionDescription {
-        let answer = try SessionDescription.parse(try await videoRoom.publish(offer: offer.text))
-        for (index, section) in answer.media.enumerated() where section.isRejected && index < tracks.count {
-            throw BotError.codecRefused(codec: tracks[index].codec.rawValue, allowed: await allowedCodecs(videoRoom))
+        let room = configuration.room
+        let answer: SessionDescription
+        do {
+            answer = try SessionDescription.parse(try await videoRoom.publish(offer: offer.text))
+        } catch {
+            throw await CodecRefusalCheck.error(afterPublishError: error, tracks: tracks, room: room, videoRoom: videoRoom)
         }
+        let rejected = OfferBuilder.tracksRefused(by: answer, offered: tracks)
+        if !rejected.isEmpty { throw await CodecRefusalCheck.error(rejected: rejected, room: room, videoRoom: videoRoom) }
         return answer
-    }
-
-    private func allowedCodecs(_ videoRoom: VideoRoom) async -> [String] {
-        []
     }
 
     private func waitConnected(_ peer: PeerConnection) async throws {

@@ -70,9 +70,8 @@ struct FilePlayer {
 
     static func failure(_ error: BotError, room: String) -> CommandFailure {
         switch error {
-        case .codecRefused(let codec, let allowed):
-            let list = allowed.isEmpty ? "" : " (it allows \(allowed.joined(separator: ", ")))"
-            return CommandFailure(.refused, "room '\(room)' does not allow \(codec)\(list)", hint: "play a file in a codec the room allows")
+        case .codecRefused(let refused, let allowed):
+            return CodecRefusal.failure(room: room, refused: refused, codecs: allowed)
         case .connectionFailed(let reason):
             return CommandFailure(.connectionFailed, "the media connection failed: \(reason)", hint: "check --ice-allow")
         default:

@@ -1,0 +1,34 @@
+import Agent
+
+/// Tells a room that refuses our codecs from other publish failures. Janus shows a refusal two
+/// ways: an answer that does not take a track (Janus 1.1 answers an unallowed codec with an
+/// `inactive` section and none of our payload types, see
+/// ``OfferBuilder/tracksRefused(by:offered:)``), or an error for the whole `publish`. The room's
+/// allowed codecs come from the VideoRoom `list` request; a private room is not listed, and the
+/// error then carries nil.
+enum CodecRefusalCheck {
+    /// For tracks Janus's answer did not take: the ones the room's codecs leave out (all of
+    /// them when the room's codecs are unknown or allow them all).
+    static func error(rejected: [OfferBuilder.Track], room: String, videoRoom: VideoRoom) async -> BotError {
+        let codecs = try? await videoRoom.allowedCodecs(room: room)
+        var refused = rejected
+        if let codecs {
+            let disallowed = rejected.filter { !allows(codecs, $0) }
+            if !disallowed.isEmpty { refused = disallowed }
+        }
+        return .codecRefused(refused: refused, allowed: codecs)
+    }
+
+    /// For an error Janus returned to `publish`: a codec refusal when the room's codecs leave one
+    /// of ours out, else the error as it was.
+    static func error(afterPublishError error: Error, tracks: [OfferBuilder.Track], room: String, videoRoom: VideoRoom) async -> Error {
+        guard case JanusError.plugin = error, let codecs = try? await videoRoom.allowedCodecs(room: room) else { return error }
+        let disallowed = tracks.filter { !allows(codecs, $0) }
+        return disallowed.isEmpty ? error : BotError.codecRefused(refused: disallowed, allowed: codecs)
+    }
+
+    private static func allows(_ codecs: VideoRoomCodecs, _ track: OfferBuilder.Track) -> Bool {
+        let name = track.codec.rawValue.lowercased()
+        return track.kind == .audio ? codecs.allows(audio: name) : codecs.allows(video: name)
+    }
+}

@@ -1,0 +1,165 @@
+import Agent
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 4's acceptance for `agentd play` with real subscribers in the lab: aiortc records what it
+/// receives, headless Chromium (libwebrtc) reports what it decodes; and a room that does not allow
+/// our codec is refused with exit 3, naming the codecs it allows.
+///
+/// Samples are made per test in a scratch directory (agentd-samples, sox), never read from samples/.
+@Suite("PlaySubscriber", .enabled(if: LabEnvironment.shouldRun), .serialized)
+struct PlaySubscriberTests {
+    static let display = "player"
+
+    /// `agentd play --audio tone-440.wav --video pattern-vp8.ivf --create --loop` into `room`.
+    func startPlayer(_ lab: LabEnvironment, room: String, scratch: ScratchDirectory, seconds: Int) throws -> ChildProcess {
+        let wav = try GeneratedSamples.toneWAV(in: scratch)
+        let ivf = try GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
+        return try ChildProcess(
+            AgentdBinary.path,
+            ["play", "--server", lab.janusWS, "--room", room, "--display", Self.display, "--audio", wav, "--video", ivf,
+             "--create", "--loop", "--duration", String(seconds), "--ice-allow", lab.values["LAB_IFACE"] ?? "agentd-lab0"],
+            name: "agentd play")
+    }
+
+    @Test("an aiortc subscriber records the 440 Hz tone and decodable 320x240 video from agentd play")
+    func aiortcSubscriberReceives() async throws {
+        try await SharedResourceLock.lab.withExclusive { try await aiortcSubscriber() }
+    }
+
+    private func aiortcSubscriber() async throws {
+        let lab = try LabEnvironment.required()
+        let scratch = try ScratchDirectory("play-aiortc")
+        let room = LabEnvironment.freshRoom("playsub")
+        let out = scratch.path("subscriber")
+        let player = try startPlayer(lab, room: room, scratch: scratch, seconds: 30)
+        defer { player.terminate() }
+        // The subscriber waits for the room and the publisher to appear (--find-timeout).
+        let subscriber = try ChildProcess(
+            Repository.python,
+            [Repository.peer("subscriber.py"), "--ws", lab.janusWS, "--room", room, "--feed-display", Self.display,
+             "--out", out, "--duration", "6", "--find-timeout", "20"],
+            name: "aiortc subscriber")
+        defer { subscriber.terminate() }
+        _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+        try await pollUntil(timeout: .seconds(30), "the subscriber to finish") { !subscriber.isRunning }
+        #expect(subscriber.exitStatus == 0, "\(subscriber.stderr.suffix(2000))")
+        #expect(player.isRunning, "agentd play ended early: \(player.stderr)")
+        player.terminate()
+        #expect(player.exitStatus == 0, "agentd play did not stop cleanly on SIGTERM: \(player.stderr)")
+
+        let summaryData = try Data(contentsOf: URL(fileURLWithPath: out + "/summary.json"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: summaryData) as? [String: Any])
+        print("PlaySubscriber: aiortc summary \(String(decoding: summaryData, as: UTF8.self).replacingOccurrences(of: "\n", with: ""))")
+        let videoFrames = summary["video_frames"] as? Int ?? 0
+        #expect(videoFrames >= 120, "6 s of 30 fps video arrived as \(videoFrames) frames")
+
+        let (samples, rate) = try RecordingChecks.samples(out + "/audio.wav")
+        #expect(rate == 48_000)
+        let middle = samples.dropFirst(48_000).prefix(4 * 48_000)
+        let tone = goertzelPower(middle, frequency: 440)
+        let (at660, at880) = (goertzelPower(middle, frequency: 660), goertzelPower(middle, frequency: 880))
+        print("PlaySubscriber: 440 Hz is \(String(format: "%.0f", 10 * log10(tone / max(at660, at880, 1)))) dB above 660/880 Hz; RMS \(Int(RecordingChecks.rms(middle)))")
+        #expect(tone > 1000 * at660 && tone > 1000 * at880)
+        #expect(RecordingChecks.rms(middle) > 8000, "the half-scale tone arrived at its level")
+
+        let webm = out + "/video.webm"
+        let errors = try RecordingChecks.decodeErrors(webm)
+        #expect(errors.isEmpty, "\(errors.prefix(600))")
+        let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                     "stream=codec_name,width,height", "-of", "csv=p=0", webm])
+        #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "vp8,320,240", "\(probe.output)")
+    }
+
+    @Test("a headless Chromium subscriber decodes agentd play's VP8 and plays its audio (getStats)")
+    func chromiumSubscriberDecodes() async throws {
+        try await SharedResourceLock.lab.withExclusive { try await chromiumSubscriber() }
+    }
+
+    private func chromiumSubscriber() async throws {
+        let lab = try LabEnvironment.required()
+        let scratch = try ScratchDirectory("play-chromium")
+        let room = LabEnvironment.freshRoom("playchrome")
+        let player = try startPlayer(lab, room: room, scratch: scratch, seconds: 40)
+        defer { player.terminate() }
+        let browser = try ChildProcess(
+            "/usr/bin/python3",
+            [Repository.peer("chromium/driver.py"), "subscribe", "--ws", lab.janusWS, "--room", room,
+             "--feed-display", Self.display, "--find-timeout", "20", "--duration", "30"],
+            name: "chromium subscriber")
+        defer { browser.terminate() }
+        _ = try await browser.waitForLine(prefix: "READY", within: .seconds(45))
+        // Two seconds of decoded video and audio with energy: what a browser user would see and hear.
+        let line = try await browser.waitForLine(timeout: .seconds(20)) { line in
+            guard let stats = Self.stats(line) else { return false }
+            return stats.framesDecoded >= 60 && stats.audioEnergy > 0
+        }
+        print("PlaySubscriber: Chromium \(line.prefix(900))")
+        let stats = try #require(Self.stats(line))
+        #expect(stats.videoCodec == "video/VP8" && stats.audioCodec == "audio/opus", "\(stats)")
+        #expect(stats.width == 320 && stats.height == 240, "\(stats)")
+    }
+
+    /// The parts of a driver.py `STATS {...}` line (inbound-rtp getStats) the test checks.
+    struct BrowserStats {
+        var framesDecoded = 0
+        var width = 0, height = 0
+        var audioEnergy = 0.0
+        var videoCodec = "", audioCodec = ""
+    }
+
+    static func stats(_ line: String) -> BrowserStats? {
+        guard line.hasPrefix("STATS "),
+              let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
+        else { return nil }
+        let video = object["video"] as? [String: Any] ?? [:]
+        let audio = object["audio"] as? [String: Any] ?? [:]
+        func number(_ dictionary: [String: Any], _ key: String) -> Double { (dictionary[key] as? NSNumber)?.doubleValue ?? 0 }
+        return BrowserStats(
+            framesDecoded: Int(number(video, "framesDecoded")), width: Int(number(video, "frameWidth")),
+            height: Int(number(video, "frameHeight")),
+            audioEnergy: max(number(audio, "totalAudioEnergy"), number(audio, "audioLevel")),
+            videoCodec: video["codec"] as? String ?? "", audioCodec: audio["codec"] as? String ?? "")
+    }
+
+    @Test("a room that allows only VP9 video refuses our VP8 with exit 3, naming vp9")
+    func vp9OnlyRoomRefusesVP8() async throws {
+        var options = VideoRoomCreateOptions()
+        options.videocodec = "vp9"
+        let stderr = try await refusal(options: options, file: ("--video", "pattern-vp8.ivf"))
+        #expect(stderr.contains("vp9") && stderr.contains("vp8"), "\(stderr)")
+    }
+
+    @Test("a room that allows only PCMU audio refuses our Opus with exit 3, naming pcmu")
+    func pcmuOnlyRoomRefusesOpus() async throws {
+        var options = VideoRoomCreateOptions()
+        options.audiocodec = "pcmu"
+        let stderr = try await refusal(options: options, file: ("--audio", "tone-440.wav"))
+        #expect(stderr.contains("pcmu") && stderr.contains("opus"), "\(stderr)")
+    }
+
+    /// Plays `file` into a fresh room created with `options`; expects exit 3 and returns stderr.
+    private func refusal(options: VideoRoomCreateOptions, file: (option: String, name: String)) async throws -> String {
+        try await SharedResourceLock.lab.withExclusive {
+            let lab = try LabEnvironment.required()
+            let scratch = try ScratchDirectory("play-codec")
+            let path = file.name.hasSuffix(".wav") ? try GeneratedSamples.toneWAV(in: scratch)
+                                                   : try GeneratedSamples.encoded(file.name, in: scratch)
+            let room = LabEnvironment.freshRoom("codec")
+            return try await LabRoom.with(lab, room: room, options: options) {
+                let player = try ChildProcess(
+                    AgentdBinary.path,
+                    ["play", "--server", lab.janusWS, "--room", room, "--display", "refused", file.option, path,
+                     "--ice-allow", lab.values["LAB_IFACE"] ?? "agentd-lab0"],
+                    name: "agentd play")
+                defer { player.terminate() }
+                try await pollUntil(timeout: .seconds(20), "agentd play to give up") { !player.isRunning }
+                print("PlaySubscriber: \(player.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+                #expect(player.exitStatus == 3, "\(player.stderr)")
+                #expect(player.stderr.hasPrefix("agentd: error: room '\(room)'"), "\(player.stderr)")
+                return player.stderr
+            }
+        }
+    }
+}
