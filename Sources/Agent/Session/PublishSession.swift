@@ -13,6 +13,9 @@ public final class PublishSession: @unchecked Sendable {
     private var timer: LoopTimer?
     /// Called on the loop when a receiver asks a video track for a keyframe (by mid).
     public var onKeyframeRequest: (String) -> Void = { _ in }
+    /// Called on the loop with the fraction lost (0...1) a receiver reported for a track (by mid),
+    /// e.g. to tune the Opus encoder's FEC to the path.
+    public var onReceptionReport: (String, Double) -> Void = { _, _ in }
     public private(set) var sendErrors = 0
 
     /// - Parameter tracks: the tracks of our offer; each gets a SendStream with its SSRC, payload
@@ -68,6 +71,7 @@ public final class PublishSession: @unchecked Sendable {
             streams[mid] = stream
             for packet in response.retransmissions { send(packet) }
             if response.keyframeRequested { onKeyframeRequest(mid) }
+            if let fraction = response.reportedFractionLost { onReceptionReport(mid, fraction) }
         }
     }
 

@@ -77,6 +77,8 @@ public struct SendStream: Sendable {
         public var retransmissions: [[UInt8]] = []
         /// The encoder should make the next frame a keyframe.
         public var keyframeRequested = false
+        /// The fraction lost (0...1) a receiver reported for this stream, when one did.
+        public var reportedFractionLost: Double?
     }
 
     public let configuration: Configuration
@@ -209,6 +211,10 @@ public struct SendStream: Sendable {
             case .pictureLoss(let pli) where pli.mediaSSRC == ssrc:
                 counts.plisReceived += 1
                 apply(keyframeGate.pictureLoss(at: now), to: &response)
+            case .receiverReport(let report):
+                take(report.reports, now: now, into: &response)
+            case .senderReport(let report):
+                take(report.reports, now: now, into: &response)
             case .fullIntraRequest(let fir):
                 for entry in fir.entries where entry.ssrc == ssrc {
                     counts.firsReceived += 1
@@ -221,6 +227,24 @@ public struct SendStream: Sendable {
             }
         }
         return response
+    }
+
+    /// Takes the report block about us, if any (RFC 3550 §6.4.1). RTT = arrival − LSR − DLSR, all
+    /// in the compact NTP format (1/65536 s), when the block names an SR of ours (LSR ≠ 0).
+    private mutating func take(_ blocks: [ReceptionReport], now: MediaInstant, into response: inout FeedbackResponse) {
+        for block in blocks where block.ssrc == ssrc {
+            counts.receptionReports += 1
+            counts.reportedFractionLost = Double(block.fractionLost) / 256
+            counts.reportedCumulativeLost = Int(block.cumulativeLost)
+            counts.reportedJitter = Int(block.jitter)
+            response.reportedFractionLost = counts.reportedFractionLost
+            guard block.lastSenderReport != 0 else { continue }
+            let arrival = NTPTime.compact(NTPTime.ntp(fromUnixNanoseconds: now.wallNanoseconds))
+            let rtt = arrival &- block.lastSenderReport &- block.delaySinceLastSenderReport
+            // A negative difference wraps to a huge value: a clock step or a bogus block; skip it.
+            guard rtt < 65_536 * 10 else { continue }
+            counts.roundTripTime = .nanoseconds(Int64(rtt) * 1_000_000_000 / 65_536)
+        }
     }
 
     private mutating func resend(_ sequenceNumbers: [UInt16], now: MediaInstant, into response: inout FeedbackResponse) {

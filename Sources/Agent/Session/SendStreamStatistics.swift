@@ -29,6 +29,15 @@ public struct SendStreamStatistics: Equatable, Sendable {
     /// Frames whose capture time disagreed with the RTP clock anchor by more than the
     /// re-anchor threshold (a loop, a seek, a stalled source), so the anchor moved.
     public var reanchors = 0
+    /// From the receiver's latest report block about us (RFC 3550 §6.4.1): the fraction lost
+    /// since its previous report (0...1), its cumulative loss and interarrival jitter (in RTP
+    /// clock ticks), and the round-trip time computed from LSR/DLSR (nil until a report names
+    /// one of our SRs).
+    public var receptionReports = 0
+    public var reportedFractionLost = 0.0
+    public var reportedCumulativeLost = 0
+    public var reportedJitter = 0
+    public var roundTripTime: Duration?
 
     public init() {}
 }

@@ -71,17 +71,27 @@ actor BotPublisher {
         let videoTrack = media.videoTrack
         self.videoTrack = videoTrack
         let emit = self.emit
-        publishing.onKeyframeRequest = { _ in
-            videoTrack?.requestKeyframe()
-            emit(.keyframeRequested)
-        }
         let scheduler = MediaScheduler(
             publishing: publishing, audioTrack: media.audioTrack.flatMap { track in midsByKind[.audio].map { (track, $0) } },
             playlist: media.playlist, playlistMids: media.playlist == nil ? [:] : midsByKind, playbackLimit: media.playbackLimit,
             emit: emit)
         self.scheduler = scheduler
         let loop = self.loop
+        let audioTrack = media.audioTrack
+        let audioMid = midsByKind[.audio]
         timer = try await loop.submit {
+            publishing.onKeyframeRequest = { _ in
+                videoTrack?.requestKeyframe()
+                emit(.keyframeRequested)
+            }
+            if let audioTrack, let audioMid {
+                // Opus spends bits on in-band FEC only for the loss it expects: tell it what the
+                // receiver reports (rounded up, at most 30 %).
+                publishing.onReceptionReport = { mid, fraction in
+                    guard mid == audioMid else { return }
+                    try? audioTrack.setExpectedPacketLossPercent(min(30, Int((fraction * 100).rounded(.up))))
+                }
+            }
             publishing.start()
             scheduler.tick()
             return loop.scheduleRepeating(every: pacingInterval) { scheduler.tick() }
