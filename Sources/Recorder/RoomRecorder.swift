@@ -113,9 +113,12 @@ public final class RoomRecorder: @unchecked Sendable {
     // MARK: Producer side (any thread)
 
     /// Hands an event to the writer queue without waiting. Media, data and statistics events are
-    /// dropped (and counted) when ``queueCapacity`` events are already waiting, or after stop.
+    /// dropped (and counted) when ``queueCapacity`` events are already waiting; all but statistics
+    /// after ``endIntake()`` or stop.
     public func submit(_ event: RoomEvent) {
-        guard accepting.load(ordering: .acquiring) else {
+        // Statistics still count after the intake ended: the final figures of a stopping
+        // audience cover every packet it received.
+        guard accepting.load(ordering: .acquiring) || Self.isStatistics(event) else {
             dropped.add(1, ordering: .relaxed)
             return
         }
@@ -129,6 +132,10 @@ public final class RoomRecorder: @unchecked Sendable {
             waiting.subtract(1, ordering: .relaxed)
             handle(event)
         }
+    }
+
+    private static func isStatistics(_ event: RoomEvent) -> Bool {
+        if case .statistics = event { true } else { false }
     }
 
     private static func isDroppable(_ event: RoomEvent) -> Bool {

@@ -123,6 +123,8 @@ public actor JanusAudience {
         stopped = true
         commands?.finish()
         timer?.cancel()
+        // Final figures, so what the sink keeps (a manifest) covers every packet received.
+        if let ticker { try? await loop.submit { ticker.reportStatistics() } }
         for task in tasks { task.cancel() }
         tasks.removeAll()
         peer?.close()
@@ -312,6 +314,11 @@ private final class StreamTicker: @unchecked Sendable {
         count += 1
         for datagram in router.tick() { try? peer?.sendRTCP(bytes: datagram) }
         guard count % statisticsEvery == 0 else { return }
+        reportStatistics()
+    }
+
+    /// Sends every track's statistics to the sink now.
+    func reportStatistics() {
         for (route, statistics) in router.statistics() {
             sink(.statistics(participantID: route.participantID, kind: route.kind, statistics))
         }
