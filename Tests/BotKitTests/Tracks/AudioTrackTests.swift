@@ -231,7 +231,9 @@ import Testing
         }
         // 4 x 10 x 30 ms = 1.2 s of audio: 60 packets if the pacer never found the queue short.
         var audioPackets = 0
-        try await pollUntil(timeout: .seconds(20), "every push to be played") {
+        // A generous deadline: in the full suite, tests that wait on ffmpeg can hold both of the
+        // pool's threads for seconds, and the pushers are tasks on that pool.
+        try await pollUntil(timeout: .seconds(90), "every push to be played") {
             for _ in 0..<5 where track.nextPacket().hasAudio { audioPackets += 1 }
             return audioPackets >= 60 && track.waitingPushes == 0 && track.queuedDuration == .zero
         }
