@@ -42,6 +42,11 @@ struct FilePlayer {
             await bot.stop()
         }
         defer { signalTask.cancel() }
+        let progressTask = Self.showProgress(of: bot)
+        defer {
+            progressTask.cancel()
+            ProgressLine().finish()
+        }
         var summary = Summary()
         var lost: String?
         for await event in bot.events {
@@ -66,6 +71,24 @@ struct FilePlayer {
         summary.sent = await bot.sendStatistics()
         await bot.stop()
         return summary
+    }
+
+    /// Once a second on a terminal: elapsed time, frames sent, passes, kbps.
+    private static func showProgress(of bot: Bot) -> Task<Void, Never> {
+        let progress = ProgressLine()
+        guard progress.enabled else { return Task {} }
+        return Task {
+            let start = ContinuousClock.now
+            var lastBytes = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                let (frames, passes) = await bot.playbackProgress()
+                let bytes = await bot.sendStatistics().values.reduce(0) { $0 + $1.bytes }
+                let elapsed = Int((ContinuousClock.now - start) / .seconds(1))
+                progress.show("playing \(ProgressLine.clock(elapsed))  \(frames) frames  pass \(passes)  \((bytes - lastBytes) * 8 / 1000) kbps")
+                lastBytes = bytes
+            }
+        }
     }
 
     static func failure(_ error: BotError, room: String) -> CommandFailure {

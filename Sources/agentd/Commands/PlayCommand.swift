@@ -16,7 +16,11 @@ enum PlayCommand: Command {
             SharedOptions.duration, SharedOptions.token, SharedOptions.pin, SharedOptions.create,
             SharedOptions.iceAllow,
         ],
-        notes: ["SIGINT and SIGTERM stop cleanly.", SharedOptions.exitCodeNote]
+        notes: [
+            "SIGINT and SIGTERM stop cleanly. A progress line (elapsed, frames, pass, kbps) goes to stderr when it is a terminal.",
+            "At the end one line says what was sent and how many NACKs and keyframe requests came back.",
+            SharedOptions.exitCodeNote,
+        ]
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
