@@ -141,7 +141,7 @@ public final class RoomRecorder: @unchecked Sendable {
     private static func isDroppable(_ event: RoomEvent) -> Bool {
         switch event {
         case .frame, .data, .statistics: true
-        case .participantJoined, .participantLeft, .trackAdded, .trackRemoved: false
+        case .participantJoined, .participantLeft, .trackAdded, .trackRemoved, .connectionState: false
         }
     }
 
@@ -225,6 +225,8 @@ public final class RoomRecorder: @unchecked Sendable {
             publishCounts()
         case .statistics(let participantID, let kind, let statistics):
             present[participantID]?.update(statistics, kind: kind)
+        case .connectionState:
+            break  // gaps: see issue 5 (reconnect)
         }
     }
 

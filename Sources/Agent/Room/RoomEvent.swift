@@ -12,6 +12,10 @@ public enum RoomEvent: Sendable {
     /// room tells us; `participantID` is nil then.
     case data(participantID: String?, payload: DataChannelMessage.Payload, at: Date)
     case participantLeft(id: String, at: Date)
+    /// The connection to the room changed: a drop shows as ``ConnectionState/reconnecting(attempt:)``,
+    /// a recovery as ``ConnectionState/connected`` again. Tracks and frames stop during the gap;
+    /// users still present are announced again only if they left meanwhile.
+    case connectionState(ConnectionState, at: Date)
     /// Periodic per-track receive statistics.
     case statistics(participantID: String, kind: TrackKind, ReceiveStreamStatistics)
 }
