@@ -9,8 +9,9 @@ import Synchronization
 /// the channel's jitter buffer hands them on; one that comes after its span was filled is dropped.
 ///
 /// ```swift
-/// let sink = try RemoteAudioSink(format: .init(sampleRate: 16_000, frameDuration: .milliseconds10)) { frame in
-///     recognizer.enqueue(frame.int16Samples!)    // runs on the transport loop: be quick
+/// let format = try RemoteAudioFormat(sampleRate: 16_000, frameDuration: .milliseconds10)
+/// let sink = try RemoteAudioSink(format: format) { frame in
+///     if let samples = frame.int16Samples { recognizer.enqueue(samples) }   // on the transport loop: be quick
 /// }
 /// track.add(sink)
 /// ```
@@ -52,8 +53,8 @@ public final class RemoteAudioSink: RemoteTrackSink {
     /// dropped and counted in ``RemoteAudioSinkCounters/framesDropped`` when the consumer lags).
     public static func streaming(format: RemoteAudioFormat, gapPolicy: RemoteAudioGapPolicy = .standard,
                                  bufferLimit: Int = 50) throws(RemoteTrackError) -> (RemoteAudioSink, AsyncStream<RemoteAudioFrame>) {
-        let stream = try RemoteTrackFrameStream<RemoteAudioFrame>(bufferLimit: bufferLimit)
-        return (try RemoteAudioSink(format: format, gapPolicy: gapPolicy, delivery: .stream(stream)), stream.frames)
+        let (delivery, frames) = try RemoteTrackDelivery<RemoteAudioFrame>.bounded(bufferLimit)
+        return (try RemoteAudioSink(format: format, gapPolicy: gapPolicy, delivery: delivery), frames)
     }
 
     /// What the sink has done so far.

@@ -9,6 +9,12 @@ public enum RemoteTrackDelivery<Frame: Sendable>: Sendable {
     /// Queued on a bounded ``RemoteTrackFrameStream``, to be consumed from a task.
     case stream(RemoteTrackFrameStream<Frame>)
 
+    /// A bounded stream delivery and the stream to consume, holding at most `bufferLimit` frames.
+    public static func bounded(_ bufferLimit: Int) throws(RemoteTrackError) -> (RemoteTrackDelivery, AsyncStream<Frame>) {
+        let stream = try RemoteTrackFrameStream<Frame>(bufferLimit: bufferLimit)
+        return (.stream(stream), stream.frames)
+    }
+
     func deliver(_ frame: Frame) {
         switch self {
         case .handler(let handler): handler(frame)

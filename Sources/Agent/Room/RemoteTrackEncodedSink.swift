@@ -42,10 +42,9 @@ public final class RemoteTrackEncodedSink: RemoteTrackSink {
     public static func streaming(bufferLimit: Int = 64, waitsForKeyframe: Bool = true,
                                  onKeyframeNeeded: (@Sendable (RemoteVideoKeyframeGate.Reason) -> Void)? = nil)
         throws(RemoteTrackError) -> (RemoteTrackEncodedSink, AsyncStream<RemoteFrame>) {
-        let stream = try RemoteTrackFrameStream<RemoteFrame>(bufferLimit: bufferLimit)
-        let sink = RemoteTrackEncodedSink(waitsForKeyframe: waitsForKeyframe, delivery: .stream(stream),
-                                          onKeyframeNeeded: onKeyframeNeeded)
-        return (sink, stream.frames)
+        let (delivery, frames) = try RemoteTrackDelivery<RemoteFrame>.bounded(bufferLimit)
+        return (RemoteTrackEncodedSink(waitsForKeyframe: waitsForKeyframe, delivery: delivery,
+                                       onKeyframeNeeded: onKeyframeNeeded), frames)
     }
 
     public var counters: Counters {

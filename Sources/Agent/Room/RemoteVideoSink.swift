@@ -43,10 +43,8 @@ public final class RemoteVideoSink: RemoteTrackSink {
     public static func streaming(bufferLimit: Int = 8, decoderThreads: Int = 1,
                                  onKeyframeNeeded: (@Sendable (KeyframeReason) -> Void)? = nil)
         throws(RemoteTrackError) -> (RemoteVideoSink, AsyncStream<RemoteVideoFrame>) {
-        let stream = try RemoteTrackFrameStream<RemoteVideoFrame>(bufferLimit: bufferLimit)
-        let sink = RemoteVideoSink(decoderThreads: decoderThreads, delivery: .stream(stream),
-                                   onKeyframeNeeded: onKeyframeNeeded)
-        return (sink, stream.frames)
+        let (delivery, frames) = try RemoteTrackDelivery<RemoteVideoFrame>.bounded(bufferLimit)
+        return (RemoteVideoSink(decoderThreads: decoderThreads, delivery: delivery, onKeyframeNeeded: onKeyframeNeeded), frames)
     }
 
     public var counters: RemoteVideoSinkCounters {
