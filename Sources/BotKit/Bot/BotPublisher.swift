@@ -200,7 +200,9 @@ actor BotPublisher {
         }
         timer = nil
         if publishing != nil { try? await videoRoom?.unpublish() }
-        peer?.close()
+        // Closed on the loop before anyone shuts the loop down: a close merely queued there
+        // could be dropped with the loop, leaking the SCTP association (and usrsctp with it).
+        if let peer { try? await loop.submit { peer.close() } }
         if let videoRoom {
             await videoRoom.close()
         } else {
