@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "BotKit", dependencies: ["Agent", "CSndFile"]),
         .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit"]),
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
-        .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder"], path: "Sources/agentd-bench"),
+        .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-bench"),
         // Helpers the test targets share: peer processes, the lab's env file, polling.
         .target(name: "TestSupport", dependencies: ["Agent"], path: "Tests/TestSupport"),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims", "TestSupport"]),

@@ -8,10 +8,14 @@ do {
     switch arguments.first {
     case "record":
         try RecordBenchmark(options: try RecordOptions(arguments: Array(arguments.dropFirst()))).run()
+    case "play":
+        try PlayBenchmark(options: try PublishOptions(mode: .play, arguments: Array(arguments.dropFirst()))).run()
     case nil, "-h", "--help":
         Console.line(RecordOptions.usage)
+        Console.line()
+        Console.line(PublishOptions.usage(.play))
     case let other?:
-        throw BenchError("unknown benchmark '\(other)' (available: record)")
+        throw BenchError("unknown benchmark '\(other)' (available: record, play)")
     }
 } catch let error as BenchError {
     ChildRegistry.shared.stopAll()
