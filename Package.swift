@@ -32,12 +32,14 @@ let package = Package(
             name: "CAgentShims",
             dependencies: cLibraryNames.map { .target(name: $0) }
         ),
+        // Our C++ shim over libwebm's incremental parser, exposing a C API (include/agent_webm_reader.h).
+        .target(name: "CWebMParser", linkerSettings: [.linkedLibrary("webm")]),
         .target(
             name: "Agent",
             dependencies: cLibraryNames.map { .target(name: $0) } + ["CAgentShims"]
         ),
         .target(name: "Recorder", dependencies: ["Agent", "COgg", "CSndFile"]),
-        .target(name: "BotKit", dependencies: ["Agent", "CSndFile"]),
+        .target(name: "BotKit", dependencies: ["Agent", "CSndFile", "CWebMParser"]),
         .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit"]),
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
         .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-bench"),
@@ -46,7 +48,7 @@ let package = Package(
         .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims", "TestSupport"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "TestSupport"]),
         .testTarget(name: "BotKitTests", dependencies: ["BotKit", "TestSupport"]),
-        .testTarget(name: "agentdTests", dependencies: ["agentd", "Recorder", "TestSupport"]),
+        .testTarget(name: "agentdTests", dependencies: ["agentd", "Recorder", "BotKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,6 +20,9 @@ public actor JanusAudience {
         /// How often stream timers run (NACK, PLI/FIR, receiver reports).
         public var tickInterval: Duration
         public var statisticsInterval: Duration
+        /// Publishers neither announced nor subscribed to: a bot's own publisher, whose media
+        /// it already has.
+        public var ignoredPublisherIDs: Set<String> = []
 
         public init(
             server: String, room: String, display: String, token: String? = nil, pin: String? = nil, create: Bool = false,
@@ -156,7 +159,9 @@ public actor JanusAudience {
     /// before any of their tracks.
     private func announce(_ publishers: [VideoRoomPublisher]) {
         var fresh: [String] = []
-        for publisher in publishers where announced[publisher.id] == nil && publisher.id != joined?.id {
+        for publisher in publishers where announced[publisher.id] == nil && publisher.id != joined?.id
+            && !configuration.ignoredPublisherIDs.contains(publisher.id)
+        {
             let display = publisher.display ?? publisher.id
             announced[publisher.id] = display
             sink(.participantJoined(id: publisher.id, display: display, at: Date()))

@@ -41,7 +41,7 @@ public struct MediaInstant: Comparable, Hashable, Sendable, CustomStringConverti
 
 extension Duration {
     /// The duration in whole nanoseconds, saturating at the Int64 range instead of trapping.
-    var totalNanoseconds: Int64 {
+    public var totalNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !overflow else { return seconds < 0 ? .min : .max }

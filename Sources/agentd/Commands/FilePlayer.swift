@@ -3,118 +3,80 @@ import BotKit
 import Foundation
 import Synchronization
 
-/// The running part of `agentd play`: join as a publisher, offer the files' tracks, and send
-/// their stored frames paced by their own timestamps against one absolute clock.
+/// The running part of `agentd play`: a ``Bot`` that publishes the files' tracks, paced by their
+/// own timestamps, until the files end, the duration passes or a signal comes.
 struct FilePlayer {
     struct Summary {
         var frames = 0
         var passes = 1
         var stoppedBy = "end of files"
-    }
+        var sent: [TrackKind: SendStreamStatistics] = [:]
 
-    let server: String
-    let room: String
-    let display: String
-    let token: String?
-    let pin: String?
-    let create: Bool
-    let addresses: [String]
-    let sources: [EncodedFrameSource]
-
-    func play(duration: Double?, loop repeatFiles: Bool) async throws -> Summary {
-        let loop = EventLoop(name: "agentd.transport")
-        defer { loop.shutdown() }
-        let connection = JanusConnection(url: server, loop: loop, token: token)
-        try await connection.connect()
-        let session = try await JanusSession.create(on: connection)
-        let videoRoom = try await VideoRoom.attach(to: session)
-        var peer: PeerConnection?
-        do {
-            if create, try await !videoRoom.exists(room: room) {
-                var options = VideoRoomCreateOptions()
-                options.pin = pin
-                try? await videoRoom.create(room: room, options: options)
-            }
-            _ = try await videoRoom.joinAsPublisher(room: room, display: display, pin: pin)
-            var tracks: [OfferBuilder.Track] = []
-            for source in sources {
-                let mid = String(tracks.count)
-                tracks.append(source.kind == .audio
-                    ? OfferBuilder.Track(mid: mid, kind: .audio, codec: .opus, payloadType: 111, ssrc: UInt32.random(in: 1...UInt32.max))
-                    : OfferBuilder.Track(mid: mid, kind: .video, codec: .vp8, payloadType: 96, ssrc: UInt32.random(in: 1...UInt32.max)))
-            }
-            let connectionPeer = try PeerConnection(loop: loop, localAddresses: addresses)
-            peer = connectionPeer
-            let offer = try await connectionPeer.offer(tracks: tracks, dataChannelLabel: nil)
-            let answer = try SessionDescription.parse(try await videoRoom.publish(offer: offer.text))
-            for (index, section) in answer.media.enumerated() where section.isRejected && index < tracks.count {
-                throw CommandFailure(.refused, "room '\(room)' does not accept \(tracks[index].codec.rawValue)", hint: "create the room with that codec allowed")
-            }
-            try await connectionPeer.acceptAnswer(answer)
-            try await waitConnected(connectionPeer, loop: loop)
-            let publishing = try PublishSession(peer: connectionPeer, tracks: tracks)
-            try await loop.submit { publishing.start() }
-            let summary = await pace(publishing: publishing, loop: loop, tracks: tracks, duration: duration, repeatFiles: repeatFiles)
-            try? await loop.submit { publishing.stop() }
-            try? await videoRoom.unpublish()
-            connectionPeer.close()
-            await videoRoom.close()
-            return summary
-        } catch {
-            peer?.close()
-            await videoRoom.close()
-            throw error
+        /// The closing line: what was played, and what the receivers asked of us.
+        var line: String {
+            let packets = sent.values.reduce(0) { $0 + $1.packets }
+            let nacks = sent.values.reduce(0) { $0 + $1.nacksReceived }
+            let resent = sent.values.reduce(0) { $0 + $1.retransmissions }
+            let keyframeRequests = sent.values.reduce(0) { $0 + $1.plisReceived + $1.firsReceived }
+            return "\(frames) frames (\(passes) pass(es)); stopped by \(stoppedBy); sent \(packets) packets, "
+                + "\(nacks) NACKs answered with \(resent) retransmissions, \(keyframeRequests) keyframe requests"
         }
     }
 
-    private func waitConnected(_ peer: PeerConnection, loop: EventLoop) async throws {
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            let state = try await loop.submit { peer.state }
-            if state == .connected { return }
-            if case .failed(let reason) = state { throw CommandFailure(.connectionFailed, "the media connection failed: \(reason)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw CommandFailure(.connectionFailed, "no media connection to Janus within 15 s", hint: "check --ice-allow")
-    }
+    let configuration: BotConfiguration
 
-    /// Sends frames at start + their playback time until the files end, the duration passes or
-    /// a signal comes.
-    private func pace(publishing: PublishSession, loop: EventLoop, tracks: [OfferBuilder.Track], duration: Double?, repeatFiles: Bool) async -> Summary {
-        let playlist = FramePlaylist(sources: sources, loop: repeatFiles)
+    func play(_ playlist: sending FramePlaylist, duration: Double?) async throws -> Summary {
+        let bot = Bot(configuration: configuration)
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
+        do {
+            try await bot.start(BotMedia(playlist: playlist, playbackLimit: duration.map { .seconds($0) }, dataChannel: false))
+        } catch let error as BotError {
+            throw Self.failure(error, room: configuration.room)
+        }
         let stopped = Mutex<String?>(nil)
         let signalTask = Task {
             let number = await stopSignal.wait()
-            if number != 0 { stopped.withLock { $0 = $0 ?? "signal" } }
+            guard number != 0 else { return }
+            stopped.withLock { $0 = $0 ?? "signal" }
+            await bot.stop()
         }
         defer { signalTask.cancel() }
-        let midByKind = Dictionary(tracks.map { ($0.kind, $0.mid) }) { first, _ in first }
-        let start = ContinuousClock.now
         var summary = Summary()
-        let limit = duration.map { Int64($0 * 1_000_000_000) }
-        while true {
-            if let reason = stopped.withLock({ $0 }) {
-                summary.stoppedBy = reason
+        var lost: String?
+        for await event in bot.events {
+            if case .connectionLost(let reason) = event {
+                lost = reason
                 break
             }
-            guard let item = try? playlist.next() else { break }
-            if let limit, item.playbackNanoseconds >= limit {
-                summary.stoppedBy = "duration"
-                break
+            guard case .playbackFinished(let end) = event else { continue }
+            switch end {
+            case .endOfFiles: summary.stoppedBy = "end of files"
+            case .duration: summary.stoppedBy = "duration"
+            case .readError(let reason): summary.stoppedBy = "a read error (\(reason))"
             }
-            try? await Task.sleep(until: start + .nanoseconds(item.playbackNanoseconds), clock: .continuous)
-            guard let mid = midByKind[item.kind] else { continue }
-            let clockRate: Int64 = item.kind == .audio ? 48_000 : 90_000
-            let rtpTimestamp = item.playbackNanoseconds * clockRate / 1_000_000_000
-            let frame = item.frame
-            loop.execute {
-                publishing.send(frame: frame.bytes, mid: mid, rtpTimestamp: rtpTimestamp, isKeyframe: frame.isKeyframe)
-            }
-            summary.frames += 1
-            summary.passes = item.pass + 1
+            break
         }
+        if let lost {
+            await bot.stop()
+            throw CommandFailure(.connectionFailed, "playing into \(configuration.room) stopped: \(lost)")
+        }
+        if let reason = stopped.withLock({ $0 }) { summary.stoppedBy = reason }
+        (summary.frames, summary.passes) = await bot.playbackProgress()
+        summary.sent = await bot.sendStatistics()
+        await bot.stop()
         return summary
+    }
+
+    static func failure(_ error: BotError, room: String) -> CommandFailure {
+        switch error {
+        case .codecRefused(let codec, let allowed):
+            let list = allowed.isEmpty ? "" : " (it allows \(allowed.joined(separator: ", ")))"
+            return CommandFailure(.refused, "room '\(room)' does not allow \(codec)\(list)", hint: "play a file in a codec the room allows")
+        case .connectionFailed(let reason):
+            return CommandFailure(.connectionFailed, "the media connection failed: \(reason)", hint: "check --ice-allow")
+        default:
+            return CommandFailure(.failure, error.description)
+        }
     }
 }

@@ -10,8 +10,8 @@ enum PlayCommand: Command {
         options: [
             SharedOptions.server, SharedOptions.room,
             .value("display", "NAME", "Display name others see.", required: true),
-            .value("audio", "FILE", "Ogg/Opus (.opus), sent as stored; or WAV, FLAC, Ogg Vorbis at 48 kHz, encoded to Opus."),
-            .value("video", "FILE", "IVF (VP8), sent as stored."),
+            .value("audio", "FILE", "Ogg/Opus (.opus) or WebM audio, sent as stored; or WAV, FLAC, Ogg Vorbis at any rate, encoded to Opus."),
+            .value("video", "FILE", "VP8 IVF or WebM (Opus/VP8), sent as stored; a WebM's audio plays too unless --audio is given."),
             .flag("loop", "Start again at the end of the files."),
             SharedOptions.duration, SharedOptions.token, SharedOptions.pin, SharedOptions.create,
             SharedOptions.iceAllow,
@@ -29,51 +29,22 @@ enum PlayCommand: Command {
         let videoPath = arguments.value("video")
         guard audioPath != nil || videoPath != nil else { throw UsageError.missingRequired(option: "audio or --video") }
         // Every file is opened before anything joins: a bad file exits 2 with the reason.
-        var sources: [EncodedFrameSource] = []
-        if let audioPath { sources.append(try openAudio(audioPath)) }
-        if let videoPath { sources.append(try openVideo(videoPath)) }
+        let sources = try PlayFiles.open(audio: audioPath, video: videoPath)
         let addresses = try SharedOptions.iceAddresses(arguments.value("ice-allow"))
 
         let server = url.absoluteString
-        let player = FilePlayer(
+        let configuration = BotConfiguration(
             server: server, room: room, display: display, token: arguments.value("token"), pin: arguments.value("pin"),
-            create: arguments.has("create"), addresses: addresses, sources: sources)
+            create: arguments.has("create"), iceAddresses: addresses, listens: false)
+        let player = FilePlayer(configuration: configuration)
         do {
-            let summary = try await player.play(duration: duration, loop: arguments.has("loop"))
-            context.standardError("agentd: played \(summary.frames) frames (\(summary.passes) pass(es)) into \(room) as \(display); stopped by \(summary.stoppedBy)")
+            let summary = try await player.play(FramePlaylist(sources: sources, loop: arguments.has("loop")), duration: duration)
+            context.standardError("agentd: played into \(room) as \(display): \(summary.line)")
             return .ok
         } catch let failure as CommandFailure {
             throw failure
         } catch {
             throw JanusFailure.failure(for: error, server: server, room: room)
-        }
-    }
-
-    static func openAudio(_ path: String) throws -> EncodedFrameSource {
-        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-        do {
-            switch ext {
-            case "opus": return try OggOpusSource(path: path)
-            case "wav", "flac", "ogg", "oga": return try PCMFileSource(path: path)
-            default:
-                throw CommandFailure(.usage, "cannot play \(path): .\(ext) audio is not supported", hint: "use .opus, .wav, .flac or .ogg")
-            }
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--audio takes Ogg/Opus, WAV, FLAC or Ogg Vorbis")
-        }
-    }
-
-    static func openVideo(_ path: String) throws -> EncodedFrameSource {
-        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-        guard ext == "ivf" else {
-            throw CommandFailure(.usage, "cannot play \(path): .\(ext) video is not supported yet", hint: "use a VP8 IVF file")
-        }
-        do {
-            return try IVFSource(path: path)
-        } catch {
-            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--video takes a VP8 IVF file")
         }
     }
 }

@@ -17,10 +17,11 @@ struct PlayTests {
         let scratch = try ScratchDirectory("play-bad")
         let garbage = scratch.path("garbage.ivf")
         FileManager.default.createFile(atPath: garbage, contents: Data((0..<100).map { UInt8($0) }))
-        let cd = scratch.path("cd.wav")
-        #expect(try runTool("/usr/bin/sox", ["-n", "-r", "44100", "-c", "1", cd, "synth", "1", "sine", "440"]).status == 0)
+        // Any rate is resampled now, so a WAV is refused only when libsndfile cannot read it.
+        let garbageWAV = scratch.path("garbage.wav")
+        FileManager.default.createFile(atPath: garbageWAV, contents: Data((0..<100).map { UInt8(($0 * 37) & 0xff) }))
         let unreachable = ["play", "--server", "ws://127.0.0.1:1/", "--room", "r", "--display", "d"]
-        for files in [["--video", garbage], ["--audio", scratch.path("song.mp3")], ["--audio", scratch.path("missing.opus")], ["--audio", cd]] {
+        for files in [["--video", garbage], ["--audio", scratch.path("song.mp3")], ["--audio", scratch.path("missing.opus")], ["--audio", garbageWAV]] {
             let process = try await agentd(unreachable + files)
             #expect(process.exitStatus == 2, "\(files): \(process.stderr)")
             #expect(process.stderr.hasPrefix("agentd: error: cannot"), "\(process.stderr)")
@@ -61,10 +62,8 @@ struct PlayTests {
         let scratch = try ScratchDirectory("play")
         let audio = scratch.path("tone.opus")
         let video = scratch.path("pattern.ivf")
-        #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=10",
-                                                "-c:a", "libopus", audio]).status == 0)
-        #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                                                "testsrc2=size=320x240:rate=25:duration=10", "-c:v", "libvpx", "-g", "25", "-b:v", "400k", video]).status == 0)
+        try PlayMedia.toneOpus(audio, seconds: 10)
+        try PlayMedia.patternIVF(video, seconds: 10)
         let room = LabEnvironment.freshRoom("play")
         let out = scratch.path("recording")
         let player = try ChildProcess(

@@ -1,0 +1,31 @@
+import Agent
+import Foundation
+
+/// What happens to a bot and around it, in order, on ``Bot/events``.
+public enum BotEvent: Sendable {
+    /// Publishing: the media connection is up and the tracks are live.
+    case connected(publisherID: String)
+    /// Someone in the room (seen only when the bot ``BotConfiguration/listens``).
+    case participantJoined(id: String, display: String)
+    case participantLeft(id: String)
+    /// A data message from another participant. Janus relays data without its sender, so
+    /// `from` is nil unless the room tells who sent it.
+    case dataReceived(from: String?, payload: DataChannelMessage.Payload)
+    /// A receiver asked for a keyframe of our video (PLI or FIR).
+    case keyframeRequested
+    /// One playlist entry finished playing (`pass` counts loops from 0).
+    case fileEnded(entry: Int, pass: Int)
+    /// File playback is over: the list ended, its duration passed, or a file could not be read.
+    case playbackFinished(PlaybackEnd)
+    /// The room or Janus ended our publishing (hangup, room destroyed, signaling closed). Call
+    /// ``Bot/stop()``; reconnecting is not automatic yet.
+    case connectionLost(String)
+    /// The bot stopped publishing; no more events follow.
+    case stopped
+
+    public enum PlaybackEnd: Sendable, Equatable {
+        case endOfFiles
+        case duration
+        case readError(String)
+    }
+}

@@ -1,0 +1,125 @@
+import Agent
+
+/// Paces a bot's pulled media on the transport loop against one absolute clock: a live audio
+/// track gives a 20 ms Opus packet every 20 ms (silence when nothing was pushed), and a playlist's
+/// frames go out at start + their playback time. Runs from a repeating loop timer, so there is
+/// no task or thread hop per frame. Pushed video does not pass through here: its encoder hands
+/// frames to the loop as they are made.
+///
+/// Confined to the loop (every method runs from the loop's timer or through `loop.execute`).
+final class MediaScheduler: @unchecked Sendable {
+    // @unchecked Sendable: all state is touched only on `publishing.peer.loop`.
+
+    struct Output {
+        var mid: String
+        var kind: TrackKind
+    }
+
+    static let audioFrame = Duration.milliseconds(20)
+    static let audioFrameTicks: Int64 = 960
+    /// Behind by more than this (the process stalled), the audio clock skips ahead instead of
+    /// bursting the missed frames.
+    static let maxAudioLag = Duration.milliseconds(200)
+
+    private let publishing: PublishSession
+    private let emit: @Sendable (BotEvent) -> Void
+    private let start: ContinuousClock.Instant
+    private var audioTrack: (track: AudioTrack, mid: String)?
+    private var audioFrameIndex: Int64 = 0
+    private(set) var audioFramesSkipped: Int64 = 0
+
+    private var playlist: FramePlaylist?
+    private var playlistMids: [TrackKind: String]
+    private var playbackLimit: Int64?
+    private var pendingItem: FramePlaylist.Item?
+    private var position: (entry: Int, pass: Int)?
+    private(set) var playlistFrames = 0
+    private(set) var playbackEnd: BotEvent.PlaybackEnd?
+
+    init(
+        publishing: PublishSession, audioTrack: (AudioTrack, String)?, playlist: FramePlaylist?, playlistMids: [TrackKind: String],
+        playbackLimit: Duration?, emit: @escaping @Sendable (BotEvent) -> Void
+    ) {
+        self.publishing = publishing
+        self.audioTrack = audioTrack.map { (track: $0.0, mid: $0.1) }
+        self.playlist = playlist
+        self.playlistMids = playlistMids
+        self.playbackLimit = playbackLimit.map { $0.totalNanoseconds }
+        self.emit = emit
+        start = .now
+    }
+
+    /// Sends everything due by now.
+    func tick() {
+        let now = ContinuousClock.now
+        sendAudio(now: now)
+        sendPlaylist(now: now)
+    }
+
+    private func sendAudio(now: ContinuousClock.Instant) {
+        guard let (track, mid) = audioTrack else { return }
+        let elapsed = now - start
+        var due = Self.audioFrame * Int(audioFrameIndex)
+        if elapsed - due > Self.maxAudioLag {
+            let skipTo = Int64(elapsed / Self.audioFrame)
+            audioFramesSkipped += skipTo - audioFrameIndex
+            audioFrameIndex = skipTo
+            due = Self.audioFrame * Int(audioFrameIndex)
+        }
+        while due <= elapsed {
+            let packet = track.nextPacket()
+            publishing.send(frame: packet.bytes, mid: mid, rtpTimestamp: audioFrameIndex * Self.audioFrameTicks, isKeyframe: true)
+            audioFrameIndex += 1
+            due = Self.audioFrame * Int(audioFrameIndex)
+        }
+    }
+
+    private func sendPlaylist(now: ContinuousClock.Instant) {
+        guard let playlist, playbackEnd == nil else { return }
+        let elapsed = (now - start).totalNanoseconds
+        while true {
+            if pendingItem == nil {
+                do {
+                    pendingItem = try playlist.next()
+                } catch {
+                    finish(.readError(String(describing: error)))
+                    return
+                }
+                guard pendingItem != nil else {
+                    finish(.endOfFiles)
+                    return
+                }
+            }
+            guard let item = pendingItem else { return }
+            if let playbackLimit, item.playbackNanoseconds >= playbackLimit {
+                finish(.duration)
+                return
+            }
+            guard item.playbackNanoseconds <= elapsed else { return }
+            pendingItem = nil
+            noteEntry(item)
+            guard let mid = playlistMids[item.kind] else { continue }
+            let clockRate: Int64 = item.kind == .audio ? 48_000 : 90_000
+            publishing.send(
+                frame: item.frame.bytes, mid: mid, rtpTimestamp: item.playbackNanoseconds * clockRate / 1_000_000_000,
+                isKeyframe: item.frame.isKeyframe)
+            playlistFrames += 1
+        }
+    }
+
+    private func noteEntry(_ item: FramePlaylist.Item) {
+        if let position, position != (item.entry, item.pass) {
+            emit(.fileEnded(entry: position.entry, pass: position.pass))
+        }
+        position = (item.entry, item.pass)
+    }
+
+    private func finish(_ end: BotEvent.PlaybackEnd) {
+        playbackEnd = end
+        if let position, end != .duration { emit(.fileEnded(entry: position.entry, pass: position.pass)) }
+        emit(.playbackFinished(end))
+    }
+
+    /// How many passes through the playlist have started.
+    var passes: Int { (position?.pass ?? 0) + 1 }
+}

@@ -1,0 +1,134 @@
+import Agent
+
+/// The one ``WebMReader`` behind a ``WebMSource``'s audio and video sources. Each source asks for
+/// the next frame of its own track; frames of the other selected track read on the way are kept
+/// in that track's queue until its source asks. Frames of tracks nobody plays are dropped.
+///
+/// The queues are bounded by ``WebMSource/QueueLimit``: a queue only grows by how far the file's
+/// muxing runs one track ahead of the other (a fraction of a second to a few seconds in files
+/// from ffmpeg or mkvmerge), so hitting the bound means the file cannot be streamed in time
+/// order, and ``WebMReaderError/interleavingTooLoose(track:queuedFrames:queuedBytes:)`` is thrown
+/// rather than letting memory grow with the file.
+final class WebMDemuxer {
+    let path: String
+    let audioTrack: WebMTrackInfo?
+    let videoTrack: WebMTrackInfo?
+    private let limit: WebMSource.QueueLimit
+    private var reader: WebMReader
+    private var queues: [UInt64: FrameQueue] = [:]
+    /// Time since the block's start of the lace about to be read, per track (laced Opus blocks).
+    private var laceOffsets: [UInt64: Int64] = [:]
+    /// Frames taken from the reader since it was (re)opened, so a second rewind in a row is free.
+    private var framesSinceOpen = 0
+
+    init(path: String, kinds: Set<TrackKind>, limit: WebMSource.QueueLimit) throws(WebMReaderError) {
+        self.path = path
+        self.limit = limit
+        reader = try WebMReader(path: path)
+        audioTrack = kinds.contains(.audio) ? try Self.pick(.audio, codec: "A_OPUS", from: reader.tracks) : nil
+        videoTrack = kinds.contains(.video) ? try Self.pick(.video, codec: "V_VP8", from: reader.tracks) : nil
+        guard audioTrack != nil || videoTrack != nil else { throw .noSupportedTracks }
+        for track in [audioTrack, videoTrack].compactMap({ $0 }) { queues[track.number] = FrameQueue() }
+    }
+
+    /// The first track of `type` in the file, which must use `codec`; nil when there is none.
+    private static func pick(_ type: WebMTrackInfo.TrackType, codec: String,
+                             from tracks: [WebMTrackInfo]) throws(WebMReaderError) -> WebMTrackInfo? {
+        let candidates = tracks.filter { $0.type == type }
+        guard let first = candidates.first else { return nil }
+        guard let playable = candidates.first(where: { $0.codecID == codec }) else { throw .unsupportedCodec(first.codecID) }
+        return playable
+    }
+
+    /// The next frame of `track`, or nil when the file has no more of it.
+    func next(track: WebMTrackInfo) throws(WebMReaderError) -> EncodedMediaFrame? {
+        if let queued = queues[track.number]?.pop() { return queued }
+        while let frame = try reader.nextFrame() {
+            framesSinceOpen += 1
+            guard let owner = [audioTrack, videoTrack].compactMap({ $0 }).first(where: { $0.number == frame.trackNumber }),
+                  let media = try encoded(frame, of: owner) else { continue }
+            if owner.number == track.number { return media }
+            try enqueue(media, for: owner.number)
+        }
+        return nil
+    }
+
+    /// Opens the file again from its start, for both tracks.
+    func rewind() throws(WebMReaderError) {
+        guard framesSinceOpen > 0 else { return }
+        reader.close()
+        reader = try WebMReader(path: path)
+        for number in queues.keys { queues[number] = FrameQueue() }
+        laceOffsets.removeAll()
+        framesSinceOpen = 0
+    }
+
+    private func enqueue(_ frame: EncodedMediaFrame, for track: UInt64) throws(WebMReaderError) {
+        var queue = queues[track] ?? FrameQueue()
+        queue.push(frame)
+        queues[track] = queue
+        if queue.count > limit.frames || queue.bytes > limit.bytes {
+            throw .interleavingTooLoose(track: track, queuedFrames: queue.count, queuedBytes: queue.bytes)
+        }
+    }
+
+    /// The file's frame as a player sends it: presentation time (block time + lace offset −
+    /// CodecDelay) and, for VP8, keyframe-ness from the frame tag itself. Empty frames carry
+    /// nothing to send and are skipped (nil).
+    private func encoded(_ frame: WebMFrame, of track: WebMTrackInfo) throws(WebMReaderError) -> EncodedMediaFrame? {
+        // Laces of one block share its time; each starts where the previous one's audio ended
+        // (Opus TOC), or one DefaultDuration later for video.
+        if frame.laceIndex == 0 { laceOffsets[track.number] = 0 }
+        guard !frame.bytes.isEmpty else { return nil }
+        let isAudio = track.type == .audio
+        let laceOffset = laceOffsets[track.number] ?? 0
+        if frame.laceCount > 1 {
+            let duration: Int64
+            if isAudio {
+                let samples: Int
+                do {
+                    samples = try frame.bytes.withUnsafeBytes { bytes throws(OpusPacket.Error) in try OpusPacket.sampleCount(bytes) }
+                } catch {
+                    throw .corrupt("Opus lace \(frame.laceIndex) of the block at \(frame.timestampNanoseconds) ns has a bad TOC (\(error))")
+                }
+                duration = Int64(samples) * 1_000_000_000 / Int64(OpusDecoder.sampleRate)
+            } else {
+                duration = track.defaultDurationNanoseconds
+            }
+            laceOffsets[track.number] = laceOffset + duration
+        }
+        let (shifted, overflowA) = frame.timestampNanoseconds.addingReportingOverflow(laceOffset)
+        let (time, overflowB) = shifted.subtractingReportingOverflow(track.codecDelayNanoseconds)
+        guard !overflowA, !overflowB else { throw .corrupt("frame time \(frame.timestampNanoseconds) ns is out of range") }
+        return EncodedMediaFrame(bytes: frame.bytes, timestampNanoseconds: time,
+                                 isKeyframe: isAudio || IVFReader.isKeyframe(frame.bytes, codec: .vp8),
+                                 codec: isAudio ? .opus : .vp8)
+    }
+}
+
+/// A FIFO of frames that knows its size in frames and bytes.
+private struct FrameQueue {
+    private var frames: [EncodedMediaFrame] = []
+    private var head = 0
+    private(set) var bytes = 0
+
+    var count: Int { frames.count - head }
+
+    mutating func push(_ frame: EncodedMediaFrame) {
+        frames.append(frame)
+        bytes += frame.bytes.count
+    }
+
+    mutating func pop() -> EncodedMediaFrame? {
+        guard head < frames.count else { return nil }
+        let frame = frames[head]
+        head += 1
+        bytes -= frame.bytes.count
+        // Drop the consumed prefix now and then, so the array does not grow with the file.
+        if head == frames.count || head >= 256 {
+            frames.removeFirst(head)
+            head = 0
+        }
+        return frame
+    }
+}

@@ -1,0 +1,73 @@
+import Agent
+import BotKit
+import Foundation
+
+/// Opens `agentd play`'s files before anything joins, so a file that cannot be read or is not
+/// supported exits 2 with the reason. What each kind of file becomes:
+/// - `.opus` (Ogg/Opus) and VP8 `.ivf`: stored frames, sent as they are;
+/// - `.webm`/`.mkv` (Opus + VP8): stored frames of both tracks, in sync on the file's timeline;
+///   given as --video, its audio plays too unless --audio names another file;
+/// - `.wav`, `.flac`, `.ogg`/`.oga` (Vorbis): decoded by libsndfile, resampled to 48 kHz and
+///   encoded to Opus.
+enum PlayFiles {
+    static func open(audio: String?, video: String?) throws -> [EncodedFrameSource] {
+        if let video, isWebM(video) {
+            let withAudio = audio == nil || audio == video
+            let file = try openWebM(video, kinds: withAudio ? [.audio, .video] : [.video])
+            guard file.video != nil else {
+                throw CommandFailure(.usage, "cannot play \(video) as video: it has no VP8 track", hint: "give it as --audio")
+            }
+            guard let audio, audio != video else { return file.sources }
+            return [try openAudio(audio)] + file.sources
+        }
+        var sources: [EncodedFrameSource] = []
+        if let audio { sources.append(try openAudio(audio)) }
+        if let video { sources.append(try openVideo(video)) }
+        return sources
+    }
+
+    static func isWebM(_ path: String) -> Bool {
+        ["webm", "mkv"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
+    static func openAudio(_ path: String) throws -> EncodedFrameSource {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        do {
+            switch ext {
+            case "opus": return try OggOpusSource(path: path)
+            case "wav", "flac", "ogg", "oga": return try PCMFileSource(path: path)
+            case "webm", "mkv":
+                guard let audio = try openWebM(path, kinds: [.audio]).audio else {
+                    throw CommandFailure(.usage, "cannot play \(path) as audio: it has no Opus track")
+                }
+                return audio
+            default:
+                throw CommandFailure(.usage, "cannot play \(path): .\(ext) audio is not supported", hint: "use .opus, .webm, .wav, .flac or .ogg")
+            }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--audio takes Ogg/Opus, WebM, WAV, FLAC or Ogg Vorbis")
+        }
+    }
+
+    static func openVideo(_ path: String) throws -> EncodedFrameSource {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        guard ext == "ivf" else {
+            throw CommandFailure(.usage, "cannot play \(path): .\(ext) video is not supported", hint: "use a VP8 IVF or a WebM file")
+        }
+        do {
+            return try IVFSource(path: path)
+        } catch {
+            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--video takes a VP8 IVF or a WebM file")
+        }
+    }
+
+    private static func openWebM(_ path: String, kinds: Set<TrackKind>) throws -> WebMSource {
+        do {
+            return try WebMSource(path: path, kinds: kinds)
+        } catch {
+            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "WebM files must hold Opus and/or VP8")
+        }
+    }
+}
