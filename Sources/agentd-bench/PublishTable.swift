@@ -47,6 +47,7 @@ struct PublishTable {
         var text = "\(side.isComplete ? "ok" : "BAD") \(side.listed)/\(side.received)/\(side.publishers)"
         if let fps = side.minVideoFPS { text += " v\(f(fps, 1))" }
         if let packets = side.minAudioPacketsPerSecond { text += " a\(f(packets, 1))" }
+        if let kbps = side.meanKbps { text += " \(f(kbps, 0))k" }
         return text
     }
 
@@ -58,7 +59,11 @@ struct PublishTable {
             "  ratio = \(ours) / \(anchor) (lower is better for \(ours)). rec %core: the one `agentd record` subscribed to all 2N.",
             "  busy %: all cores busy over the window (everything on the machine), * = saturated (>= \(Int(Self.saturated)) %).",
             "  received: listed/recorded/N = Janus listparticipants shows it publishing / the recorder's WebM of it has frames",
-            "  of each kind sent; v = lowest recorded video frames/s, a = lowest recorded audio packets/s (Opus: 50 = 20 ms).",
+            "  of each kind sent; v = lowest recorded video frames/s, a = lowest recorded audio packets/s (Opus: 50 = 20 ms),",
+            "  k = mean kb/s of the recordings. Rates are frames over the whole WebM: pass-through video starts at the file's next",
+            "  keyframe after the recorder joins (a file cannot answer a PLI), so its v reads up to ~2 s of 25 s low.",
+            "  Thread names are Linux comm names (15 chars); oot.default-qos is the Swift concurrency pool and threads it started",
+            "  (an unnamed thread inherits its creator's name), which includes agentd's transport loop.",
         ]
     }
 

@@ -7,6 +7,8 @@ struct RecordingProbe: Sendable {
     var videoFrames = 0
     var audioPackets = 0
     var seconds = 0.0
+    /// The file's mean bitrate (all tracks), bits per second.
+    var bitsPerSecond = 0.0
 
     var videoFPS: Double { seconds > 0 ? Double(videoFrames) / seconds : 0 }
     var audioPacketsPerSecond: Double { seconds > 0 ? Double(audioPackets) / seconds : 0 }
@@ -16,7 +18,7 @@ struct RecordingProbe: Sendable {
         guard
             let (status, output) = try? ToolOutput.run(
                 ffprobe,
-                ["-v", "error", "-count_packets", "-show_entries", "stream=codec_type,nb_read_packets:format=duration", "-of", "json", path]),
+                ["-v", "error", "-count_packets", "-show_entries", "stream=codec_type,nb_read_packets:format=duration,bit_rate", "-of", "json", path]),
             status == 0,
             let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
         else { return nil }
@@ -29,7 +31,9 @@ struct RecordingProbe: Sendable {
             default: break
             }
         }
-        probe.seconds = Double((object["format"] as? [String: Any])?["duration"] as? String ?? "") ?? 0
+        let format = object["format"] as? [String: Any]
+        probe.seconds = Double(format?["duration"] as? String ?? "") ?? 0
+        probe.bitsPerSecond = Double(format?["bit_rate"] as? String ?? "") ?? 0
         return probe
     }
 }
