@@ -17,8 +17,9 @@ struct PlayBenchmark {
         media.lines.forEach { Console.line($0) }
         Console.line("agentd: N processes `agentd play --audio A --video V --loop --create` (kind av; audio or video alone for those kinds), one stream each")
         Console.line(
-            "anchor: N aiortc peers/player.py, MediaPlayer(loop=True, decode=\(options.aiortcDecodes ? "True" : "False")) per file"
-                + (options.aiortcDecodes ? " (decodes and re-encodes Opus + VP8, aiortc's way to publish a file)" : " (sends the stored packets)"))
+            "anchor: N aiortc peers/player.py, MediaPlayer(decode=\(options.aiortcDecodes ? "True" : "False")) per file"
+                + (options.aiortcDecodes ? " (decodes and re-encodes Opus + VP8, aiortc's way to publish a file)" : " (sends the stored packets)")
+                + ", opened again for each pass (MediaPlayer(loop=True) loses its pacing after the first pass)")
         Console.line("room: one fresh room per kind and N holding all 2N publishers (the first aiortc player creates it) and one `agentd record` subscribed to all")
         Console.line("window: \(f(options.seconds)) s per run after \(f(options.warmup)) s warm-up; agentd \(options.agentd); work dir \(work)")
         Console.line()

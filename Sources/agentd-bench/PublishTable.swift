@@ -11,13 +11,14 @@ struct PublishTable {
     /// The issue's goal in percent of one core per stream (nil: none stated).
     var goalCPU: Double?
     var goalName = ""
+    var cores = ProcessInfo.processInfo.activeProcessorCount
 
     func render() -> String {
         guard let first = results.first else { return "(no results)" }
         let ours = first.ours, anchor = first.anchor
         let header = [
             "kind", "N", "\(ours) %core", "/stream", "RSS MB", "/stream", "\(anchor) %core", "/stream", "RSS MB", "/stream",
-            "CPU ratio", "RSS ratio", "rec %core", "busy %", "received \(ours) | \(anchor)",
+            "CPU ratio", "RSS ratio", "rec %core", "busy %", "other %", "received \(ours) | \(anchor)",
         ]
         var rows = [header]
         for result in results {
@@ -27,7 +28,7 @@ struct PublishTable {
                 result.kind, String(result.streams), f(mine.cpuPercent, 2), f(mine.cpuPercent / n, 3), f(mine.rssMiB, 1),
                 f(mine.rssMiB / n, 1), f(theirs.cpuPercent, 1), f(theirs.cpuPercent / n, 1), f(theirs.rssMiB, 0),
                 f(theirs.rssMiB / n, 0), ratio(mine.cpuPercent, theirs.cpuPercent), ratio(mine.rssMiB, theirs.rssMiB),
-                f(result.recorderFigures.cpuPercent, 1), busy(result.measurement.machineBusy),
+                f(result.recorderFigures.cpuPercent, 1), busy(result.measurement.machineBusy), f(otherBusy(result), 0),
                 received(result.reception.side(ours)) + " | " + received(result.reception.side(anchor)),
             ])
         }
@@ -57,7 +58,8 @@ struct PublishTable {
             "  %core: CPU time (utime+stime of every thread, /proc/<pid>/stat, 10 ms ticks) over the window, percent of ONE core,",
             "  summed over the side's processes; /stream divides by N. RSS MB: largest sum of VmRSS sampled every 0.5 s.",
             "  ratio = \(ours) / \(anchor) (lower is better for \(ours)). rec %core: the one `agentd record` subscribed to all 2N.",
-            "  busy %: all cores busy over the window (everything on the machine), * = saturated (>= \(Int(Self.saturated)) %).",
+            "  busy %: all cores busy over the window (everything on the machine), * = saturated (>= \(Int(Self.saturated)) %);",
+            "  other %: busy % less the benchmark's own processes (\(ours), \(anchor), recorder): Janus and other users' work.",
             "  received: listed/recorded/N = Janus listparticipants shows it publishing / the recorder's WebM of it has frames",
             "  of each kind sent; v = lowest recorded video frames/s, a = lowest recorded audio packets/s (Opus: 50 = 20 ms),",
             "  k = mean kb/s of the recordings. Rates are frames over the whole WebM: pass-through video starts at the file's next",
@@ -78,6 +80,12 @@ struct PublishTable {
                     + "\(f(perStream, 3)) %core/stream (\(perStream <= goalCPU ? "met" : "NOT met"))")
         }
         return lines
+    }
+
+    /// Percent of all cores busy with anything but the run's own processes.
+    private func otherBusy(_ result: PublishResult) -> Double {
+        let own = result.oursFigures.cpuPercent + result.anchorFigures.cpuPercent + result.recorderFigures.cpuPercent
+        return max(0, result.measurement.machineBusy - own / Double(max(1, cores)))
     }
 
     private func busy(_ value: Double) -> String { f(value, 0) + (value >= Self.saturated ? "*" : "") }
