@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "BotKit", dependencies: ["Agent", "CSndFile", "CWebMParser"]),
         .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit"]),
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
-        .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder"], path: "Sources/agentd-bench"),
+        .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-bench"),
         // Writes the media samples (scripts/make-samples) with our own encoders and writers.
         .executableTarget(name: "agentd-samples", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-samples"),
         // Helpers the test targets share: peer processes, the lab's env file, polling.

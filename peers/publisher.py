@@ -14,6 +14,7 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -29,15 +30,28 @@ from media import MediaStart, SquareTrack, ToneTrack  # noqa: E402
 ALREADY_EXISTS = 427
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_room_arguments(p: argparse.ArgumentParser) -> None:
+    """Where and as whom to publish: shared with player.py."""
     p.add_argument("--ws", required=True, help="Janus WebSocket URL, e.g. ws://10.77.0.2:8188/")
     p.add_argument("--room", required=True, help="room id (string ids)")
     p.add_argument("--display", required=True, help="display name")
     p.add_argument("--create", action="store_true", help="create the room first (ignores 'already exists')")
+    p.add_argument("--max-publishers", type=int, default=16, help="publisher limit of a room made by --create")
     p.add_argument("--token", help="Janus core token sent on every request")
     p.add_argument("--token-secret", help="compute a videoroom token from this token_auth_secret")
     p.add_argument("--pin", help="room pin (used for create and join)")
+
+
+def add_session_arguments(p: argparse.ArgumentParser) -> None:
+    """How long to publish and how to report: shared with player.py."""
+    p.add_argument("--duration", type=float, default=0.0, help="seconds to publish (0: until signalled)")
+    p.add_argument("--connect-timeout", type=float, default=20.0)
+    p.add_argument("--verbose", action="store_true", help="log Janus messages to stderr")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_room_arguments(p)
     p.add_argument("--tone", type=float, default=440.0, help="sine frequency in Hz (default 440)")
     p.add_argument("--video", default="640x480", help="WxH (default 640x480)")
     p.add_argument("--fps", type=float, default=30.0)
@@ -47,9 +61,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "multiple of it in media time, both tracks on one clock (0: off, the tone and square)")
     p.add_argument("--no-audio", action="store_true")
     p.add_argument("--no-video", action="store_true")
-    p.add_argument("--duration", type=float, default=0.0, help="seconds to publish (0: until signalled)")
-    p.add_argument("--connect-timeout", type=float, default=20.0)
-    p.add_argument("--verbose", action="store_true", help="log Janus messages to stderr")
+    add_session_arguments(p)
     args = p.parse_args(argv)
     try:
         w, h = (int(v) for v in args.video.lower().split("x"))
@@ -80,7 +92,44 @@ async def wait_connected(pc: RTCPeerConnection, timeout: float) -> None:
         raise TimeoutError(f"not connected within {timeout}s (state {pc.connectionState})") from None
 
 
-async def run(args: argparse.Namespace) -> int:
+def add_synthetic_media(pc: RTCPeerConnection, args: argparse.Namespace) -> Callable[[], None]:
+    """The tone, the moving square and a data channel sending a JSON line every
+    --data-interval-ms. Returns what stops the data sender."""
+    start = MediaStart() if args.sync_pulse_ms > 0 else None
+    if not args.no_audio:
+        pc.addTrack(ToneTrack(args.tone, start=start, pulse_ms=args.sync_pulse_ms))
+    if not args.no_video:
+        pc.addTrack(SquareTrack(args.width, args.height, args.fps, start=start, pulse_ms=args.sync_pulse_ms))
+    channel = pc.createDataChannel("data")
+    sender_task: asyncio.Task | None = None
+
+    async def send_data() -> None:
+        seq = 0
+        interval = args.data_interval_ms / 1000
+        while channel.readyState == "open":
+            channel.send(json.dumps({"seq": seq, "from": args.display}))
+            seq += 1
+            await asyncio.sleep(interval)
+
+    @channel.on("open")
+    def _on_open() -> None:
+        nonlocal sender_task
+        if args.data_interval_ms > 0 and sender_task is None:
+            sender_task = asyncio.ensure_future(send_data())
+
+    def stop_sender() -> None:
+        if sender_task is not None:
+            sender_task.cancel()
+
+    return stop_sender
+
+
+async def run(args: argparse.Namespace,
+              add_media: Callable[[RTCPeerConnection, argparse.Namespace], Callable[[], None]] = add_synthetic_media
+              ) -> int:
+    """Publishes what add_media adds to the PeerConnection (args.no_audio / args.no_video say
+    which kinds it adds) until signalled, --duration or a Janus hangup. add_media returns a
+    cleanup called on the way out."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -92,14 +141,14 @@ async def run(args: argparse.Namespace) -> int:
     handle = None
     joined = published = False
     failure: str | None = None
-    sender_task: asyncio.Task | None = None
+    cleanup: Callable[[], None] | None = None
     try:
         await client.connect()
         await client.create_session()
         handle = await client.attach()
 
         if args.create:
-            body = {"request": "create", "room": args.room, "publishers": 16,
+            body = {"request": "create", "room": args.room, "publishers": args.max_publishers,
                     "audiocodec": "opus", "videocodec": "vp8,vp9,h264"}
             if args.pin:
                 body["pin"] = args.pin
@@ -118,26 +167,7 @@ async def run(args: argparse.Namespace) -> int:
         joined = True
         my_id = data["id"]
 
-        start = MediaStart() if args.sync_pulse_ms > 0 else None
-        if not args.no_audio:
-            pc.addTrack(ToneTrack(args.tone, start=start, pulse_ms=args.sync_pulse_ms))
-        if not args.no_video:
-            pc.addTrack(SquareTrack(args.width, args.height, args.fps, start=start, pulse_ms=args.sync_pulse_ms))
-        channel = pc.createDataChannel("data")
-
-        async def send_data() -> None:
-            seq = 0
-            interval = args.data_interval_ms / 1000
-            while channel.readyState == "open":
-                channel.send(json.dumps({"seq": seq, "from": args.display}))
-                seq += 1
-                await asyncio.sleep(interval)
-
-        @channel.on("open")
-        def _on_open() -> None:
-            nonlocal sender_task
-            if args.data_interval_ms > 0 and sender_task is None:
-                sender_task = asyncio.ensure_future(send_data())
+        cleanup = add_media(pc, args)
 
         await pc.setLocalDescription(await pc.createOffer())  # aiortc gathers fully here
         offer = {"type": pc.localDescription.type, "sdp": pc.localDescription.sdp}
@@ -178,8 +208,8 @@ async def run(args: argparse.Namespace) -> int:
         if pc.connectionState == "failed":
             failure = failure or "connection failed"
     finally:
-        if sender_task is not None:
-            sender_task.cancel()
+        if cleanup is not None:
+            cleanup()
         if handle is not None and not client.closed.is_set():
             for body in ([{"request": "unpublish"}] if published else []) + ([{"request": "leave"}] if joined else []):
                 try:

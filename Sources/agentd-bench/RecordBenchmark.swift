@@ -7,12 +7,9 @@ struct RecordBenchmark {
     let options: RecordOptions
 
     func run() throws(BenchError) {
-        let work = try workDirectory()
+        let work = try options.run.makeWorkDirectory()
         Console.line(MachineInfo.current().line)
-        let loss = RecordOptions.labValue("LAB_LOSS") ?? "0"
-        Console.line(
-            "lab: \(options.server), ICE on \(options.iceAllow), token auth \(RecordOptions.labValue("LAB_TOKEN_SECRET") == nil ? "off" : "on"), lab packet loss \(loss) %"
-                + (loss == "0" ? "" : " (set by scripts/lab --loss; NACK/PLI traffic is part of the figures)"))
+        Console.line(options.labLine)
         Console.line(
             "publishers: aiortc peers/publisher.py, Opus tone + VP8 \(options.videoSize)@\(options.fps) fps + data each"
                 + " (small video keeps the 2-core machine from saturating on the publishers' own encoding)")
@@ -54,43 +51,10 @@ struct RecordBenchmark {
         }
     }
 
-    /// The lab and the machine are shared with other work (tests restart Janus, builds saturate
-    /// the cores), so a run that fails is tried once more, in a fresh room, before giving up.
     private func runWithRetry(participants: Int, work: String) throws(BenchError) -> RecordResult {
-        do {
-            waitForQuietMachine()
-            return try RecordScenario(options: options, participants: participants, workDirectory: work).run()
-        } catch {
-            if ChildRegistry.shared.interruptedBy != 0 { throw error }
-            Console.line("(N=\(participants) failed, trying once more: \(error.description))")
-            waitForQuietMachine()
-            return try RecordScenario(options: options, participants: participants, workDirectory: "\(work)/retry").run()
+        try RetryOnce.run("N=\(participants)", work: work) { directory throws(BenchError) in
+            try RecordScenario(options: options, participants: participants, workDirectory: directory).run()
         }
-    }
-
-    /// The machine is shared (other builds and tests): before each run, wait up to a minute for
-    /// it to be mostly idle over a 2 s sample, so figures are not taken beside a compiler.
-    private func waitForQuietMachine() {
-        let deadline = Date().addingTimeInterval(60)
-        var busy = 0.0
-        repeat {
-            guard let before = MachineLoad.read() else { return }
-            Thread.sleep(forTimeInterval: 2)
-            guard let after = MachineLoad.read() else { return }
-            busy = after.busyPercent(since: before)
-            if busy < 25 { return }
-        } while Date() < deadline
-        Console.line("(machine still \(Int(busy)) % busy from other work after waiting 60 s; measuring anyway)")
-    }
-
-    private func workDirectory() throws(BenchError) -> String {
-        let path = options.workDirectory ?? "\(NSTemporaryDirectory())agentd-bench-\(getpid())"
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw BenchError("cannot create work directory \(path): \(error.localizedDescription)")
-        }
-        return path
     }
 
     private func fmt(_ value: Double) -> String { String(format: "%.2f", value) }

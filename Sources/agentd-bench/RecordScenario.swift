@@ -50,8 +50,12 @@ struct RecordScenario {
         for subscriber in subscribers { try subscriber.waitForLine(prefix: "READY", timeout: readyTimeout) }
 
         // Warm-up: joins, ICE, DTLS and the first keyframes are not the steady state measured.
-        try pause(options.warmup, watching: [agentd] + subscribers + publishers)
-        let result = try measure(agentd: agentd, subscribers: subscribers, publishers: publishers)
+        try ([agentd] + subscribers + publishers).pause(options.warmup)
+        let measured = try WindowMeter(seconds: options.seconds, sampleInterval: sampleInterval).measure(
+            [.init(name: "agentd", children: [agentd]), .init(name: "aiortc", children: subscribers),
+             .init(name: "publishers", children: publishers)],
+            threadsOf: [agentd])
+        let agentdFigures = measured.figures("agentd"), aiortcFigures = measured.figures("aiortc")
 
         // agentd and the anchor stop together; SIGTERM makes both finalize their files.
         DispatchQueue.concurrentPerform(iterations: subscribers.count + 1) { index in
@@ -62,10 +66,10 @@ struct RecordScenario {
         let agentdFiles = DirectoryFiles(under: agentdOut, matching: [".webm", ".wav", ".ogg"])
         let aiortcFiles = DirectoryFiles(under: "\(runDirectory)/aiortc", matching: [".webm", ".wav"])
         return RecordResult(
-            participants: participants, windowSeconds: result.window, agentdCPU: result.agentdCPU,
-            agentdRSS: result.agentdRSS, agentdHWM: result.agentdHWM, aiortcCPU: result.aiortcCPU, aiortcRSS: result.aiortcRSS,
-            publishersCPU: result.publishersCPU, machineBusy: result.machineBusy,
-            agentdThreads: result.agentdThreads.map { "\($0.name) \(String(format: "%.2f", $0.percent))" }, agentdExitStatus: agentd.exitStatus,
+            participants: participants, windowSeconds: measured.seconds, agentdCPU: agentdFigures.cpuPercent,
+            agentdRSS: agentdFigures.rssMiB, agentdHWM: agentdFigures.peakMiB, aiortcCPU: aiortcFigures.cpuPercent,
+            aiortcRSS: aiortcFigures.rssMiB, publishersCPU: measured.figures("publishers").cpuPercent, machineBusy: measured.machineBusy,
+            agentdThreads: measured.threads.map { "\($0.name) \(String(format: "%.2f", $0.percent))" }, agentdExitStatus: agentd.exitStatus,
             agentdRecorded: summary?.participants, agentdDropped: summary?.eventsDropped,
             agentdFiles: agentdFiles.count, agentdEmptyFiles: agentdFiles.empty, agentdBytes: agentdFiles.bytes,
             aiortcFiles: aiortcFiles.count, aiortcEmptyFiles: aiortcFiles.empty, aiortcBytes: aiortcFiles.bytes)
@@ -91,82 +95,5 @@ struct RecordScenario {
         }
         for publisher in publishers { try publisher.waitForLine(prefix: "READY", timeout: readyTimeout) }
         return publishers
-    }
-
-    /// Sleeps `seconds`, failing at once if any of `children` exits meanwhile.
-    private func pause(_ seconds: TimeInterval, watching children: [Child]) throws(BenchError) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            try checkRunning(children)
-            Thread.sleep(forTimeInterval: min(sampleInterval, max(0, deadline.timeIntervalSinceNow)))
-        }
-        try checkRunning(children)
-    }
-
-    private func checkRunning(_ children: [Child]) throws(BenchError) {
-        if let gone = children.first(where: { !$0.isRunning }) {
-            throw BenchError("\(gone.name) exited with status \(gone.exitStatus ?? -1) during the run (\(gone.lastLogLine()))")
-        }
-    }
-
-    private struct Window {
-        var window = 0.0
-        var agentdCPU = 0.0
-        var agentdRSS = 0.0
-        var agentdHWM = 0.0
-        var aiortcCPU = 0.0
-        var aiortcRSS = 0.0
-        var publishersCPU = 0.0
-        var machineBusy = 0.0
-        var agentdThreads: [(name: String, percent: Double)] = []
-    }
-
-    /// CPU is the difference of utime+stime across the window over its wall time; RSS the
-    /// largest value sampled every half second.
-    private func measure(agentd: Child, subscribers: [Child], publishers: [Child]) throws(BenchError) -> Window {
-        func read(_ child: Child) throws(BenchError) -> ProcessSample {
-            guard let sample = ProcessSample.read(pid: child.pid) else {
-                throw BenchError("cannot read /proc/\(child.pid) of \(child.name) (exited? \(child.lastLogLine()))")
-            }
-            return sample
-        }
-        func ticks(_ children: [Child]) throws(BenchError) -> UInt64 {
-            var total: UInt64 = 0
-            for child in children { total += try read(child).cpuTicks }
-            return total
-        }
-        let startLoad = MachineLoad.read()
-        let start = Date()
-        let agentdStart = try read(agentd).cpuTicks
-        let threadsStart = ThreadTimes.read(pid: agentd.pid)
-        let subscribersStart = try ticks(subscribers)
-        let publishersStart = try ticks(publishers)
-        var window = Window()
-        let end = start.addingTimeInterval(options.seconds)
-        while Date() < end {
-            try checkRunning([agentd] + subscribers + publishers)
-            window.agentdRSS = max(window.agentdRSS, Double(try read(agentd).rssKiB) / 1024)
-            var sum: UInt64 = 0
-            for subscriber in subscribers { sum += try read(subscriber).rssKiB }
-            window.aiortcRSS = max(window.aiortcRSS, Double(sum) / 1024)
-            Thread.sleep(forTimeInterval: min(sampleInterval, max(0, end.timeIntervalSinceNow)))
-        }
-        let agentdEnd = try read(agentd)
-        let threadsEnd = ThreadTimes.read(pid: agentd.pid)
-        let subscribersEnd = try ticks(subscribers)
-        let publishersEnd = try ticks(publishers)
-        let elapsed = Date().timeIntervalSince(start)
-        func percent(_ from: UInt64, _ to: UInt64) -> Double {
-            Double(to &- from) / ProcessSample.ticksPerSecond / elapsed * 100
-        }
-        window.window = elapsed
-        window.agentdCPU = percent(agentdStart, agentdEnd.cpuTicks)
-        window.agentdRSS = max(window.agentdRSS, Double(agentdEnd.rssKiB) / 1024)
-        window.agentdThreads = threadsEnd.percents(since: threadsStart, seconds: elapsed)
-        window.agentdHWM = Double(agentdEnd.peakRSSKiB) / 1024
-        window.aiortcCPU = percent(subscribersStart, subscribersEnd)
-        window.publishersCPU = percent(publishersStart, publishersEnd)
-        if let startLoad, let endLoad = MachineLoad.read() { window.machineBusy = endLoad.busyPercent(since: startLoad) }
-        return window
     }
 }

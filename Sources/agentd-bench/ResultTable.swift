@@ -39,13 +39,7 @@ struct ResultTable {
                 files(result),
             ])
         }
-        let widths = (0..<header.count).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
-            lines.append(
-                row.enumerated().map { column, cell in
-                    column == row.count - 1 ? cell : String(repeating: " ", count: widths[column] - cell.count) + cell
-                }.joined(separator: "  "))
-        }
+        lines += TextTable.lines(rows)
         lines.append(contentsOf: legend())
         lines.append("")
         for result in ([baseline].compactMap { $0 } + results) {

@@ -6,16 +6,21 @@ import Foundation
 struct ThreadTimes: Sendable {
     let ticksByName: [String: UInt64]
 
-    static func read(pid: Int32) -> ThreadTimes {
+    static func read(pid: Int32) -> ThreadTimes { read(pids: [pid]) }
+
+    /// The threads of several processes (for example N `agentd play`), summed by name.
+    static func read(pids: [Int32]) -> ThreadTimes {
         var ticks: [String: UInt64] = [:]
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        for tid in tasks {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
-                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"), open < close,
-                let used = ProcessSample.cpuTicks(statLine: stat)
-            else { continue }
-            let name = String(stat[stat.index(after: open)..<close])
-            ticks[name, default: 0] += used
+        for pid in pids {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            for tid in tasks {
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+                    let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"), open < close,
+                    let used = ProcessSample.cpuTicks(statLine: stat)
+                else { continue }
+                let name = String(stat[stat.index(after: open)..<close])
+                ticks[name, default: 0] += used
+            }
         }
         return ThreadTimes(ticksByName: ticks)
     }

@@ -2,16 +2,23 @@
 // same run (house rule 12). See scripts/bench.
 import Foundation
 
-let signalSources = ChildRegistry.shared.installSignalHandlers()
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "encode-worker" {
+    exit(await EncodeWorker.main(arguments: Array(arguments.dropFirst())))
+}
+let signalSources = ChildRegistry.shared.installSignalHandlers()
 do {
     switch arguments.first {
     case "record":
         try RecordBenchmark(options: try RecordOptions(arguments: Array(arguments.dropFirst()))).run()
+    case "play":
+        try PlayBenchmark(options: try PublishOptions(mode: .play, arguments: Array(arguments.dropFirst()))).run()
+    case "encode":
+        try EncodeBenchmark(options: try PublishOptions(mode: .encode, arguments: Array(arguments.dropFirst()))).run()
     case nil, "-h", "--help":
-        Console.line(RecordOptions.usage)
+        Console.line([RecordOptions.usage, PublishOptions.usage(.play), PublishOptions.usage(.encode)].joined(separator: "\n\n"))
     case let other?:
-        throw BenchError("unknown benchmark '\(other)' (available: record)")
+        throw BenchError("unknown benchmark '\(other)' (available: record, play, encode)")
     }
 } catch let error as BenchError {
     ChildRegistry.shared.stopAll()
