@@ -54,9 +54,11 @@ public final class PublishSession: @unchecked Sendable {
     /// track's clock from the start of the media (the stream adds its random offset).
     public func send(frame: [UInt8], mid: String, rtpTimestamp: Int64, isKeyframe: Bool) {
         peer.loop.assertInLoop()
-        guard var stream = streams[mid] else { return }
-        let packets = stream.packetize(frame, rtpTimestamp: rtpTimestamp, isKeyframe: isKeyframe, capturedAt: clock.now())
-        streams[mid] = stream
+        // Mutated in place through the subscript: copying a SendStream out and back would copy
+        // its send history (a thousand packet references) on every frame.
+        let now = clock.now()
+        guard let packets = streams[mid]?.packetize(frame, rtpTimestamp: rtpTimestamp, isKeyframe: isKeyframe, capturedAt: now)
+        else { return }
         for packet in packets { send(packet) }
     }
 
@@ -66,9 +68,7 @@ public final class PublishSession: @unchecked Sendable {
         peer.loop.assertInLoop()
         let now = clock.now()
         for mid in streams.keys.sorted() {
-            guard var stream = streams[mid] else { continue }
-            let response = stream.handleRTCP(packets, now: now)
-            streams[mid] = stream
+            guard let response = streams[mid]?.handleRTCP(packets, now: now) else { continue }
             for packet in response.retransmissions { send(packet) }
             if response.keyframeRequested { onKeyframeRequest(mid) }
             if let fraction = response.reportedFractionLost { onReceptionReport(mid, fraction) }
@@ -83,10 +83,7 @@ public final class PublishSession: @unchecked Sendable {
     private func tick() {
         let now = clock.now()
         for mid in streams.keys.sorted() {
-            guard var stream = streams[mid] else { continue }
-            let report = stream.tick(now: now)
-            streams[mid] = stream
-            if let report {
+            if let report = streams[mid]?.tick(now: now) {
                 do { try peer.sendRTCP(bytes: report) } catch { sendErrors += 1 }
             }
         }

@@ -45,9 +45,16 @@ public final class SubscriptionRouter: @unchecked Sendable {
     private var midBySSRC: [UInt32: String] = [:]
     public private(set) var drops = Drops()
 
-    private struct Entry {
+    /// A reference, so the per-packet path mutates the stream in place: a struct copied out of
+    /// the dictionary and back would copy the stream's buffers on every packet.
+    private final class Entry {
         var route: Route
         var stream: ReceiveStream
+
+        init(route: Route, stream: ReceiveStream) {
+            self.route = route
+            self.stream = stream
+        }
     }
 
     public init(loop: EventLoop, clock: any MediaClock = SystemMediaClock(), localSSRC: UInt32 = UInt32.random(in: 1...UInt32.max),
@@ -64,7 +71,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
         loop.assertInLoop()
         var next: [String: Entry] = [:]
         for route in routes {
-            if var existing = entries[route.mid], existing.route.participantID == route.participantID, existing.route.codec == route.codec {
+            if let existing = entries[route.mid], existing.route.participantID == route.participantID, existing.route.codec == route.codec {
                 existing.route = route
                 next[route.mid] = existing
             } else {
@@ -97,7 +104,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
     /// Handles one decrypted RTP packet (from ``PeerConnection/Handlers/onRTP``).
     public func handleRTP(_ header: RTPHeader, _ packet: UnsafeRawBufferPointer) {
         loop.assertInLoop()
-        guard let mid = mid(for: header, packet), var entry = entries[mid] else {
+        guard let mid = mid(for: header, packet), let entry = entries[mid] else {
             drops.unroutable += 1
             return
         }
@@ -107,10 +114,8 @@ public final class SubscriptionRouter: @unchecked Sendable {
             frames = try entry.stream.receive(packet, header: header, arrival: arrival)
         } catch {
             drops.refused += 1
-            entries[mid] = entry
             return
         }
-        entries[mid] = entry
         emit(frames, from: entry)
     }
 
@@ -131,9 +136,8 @@ public final class SubscriptionRouter: @unchecked Sendable {
         loop.assertInLoop()
         let arrival = clock.now()
         for case .senderReport(let report) in packets {
-            guard let mid = midBySSRC[report.ssrc], var entry = entries[mid] else { continue }
+            guard let mid = midBySSRC[report.ssrc], let entry = entries[mid] else { continue }
             entry.stream.receiveRTCP(packets, arrival: arrival)
-            entries[mid] = entry
         }
     }
 
@@ -143,9 +147,8 @@ public final class SubscriptionRouter: @unchecked Sendable {
         let now = clock.now()
         var datagrams: [[UInt8]] = []
         for mid in entries.keys.sorted() {
-            guard var entry = entries[mid] else { continue }
+            guard let entry = entries[mid] else { continue }
             let result = entry.stream.tick(now: now)
-            entries[mid] = entry
             emit(result.frames, from: entry)
             if var rtcp = result.rtcp {
                 SourceDescription(chunks: [.init(source: localSSRC, cname: "agentd")]).write(into: &rtcp)
