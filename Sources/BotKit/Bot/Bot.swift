@@ -69,7 +69,7 @@ public actor Bot {
         let emit: @Sendable (BotEvent) -> Void = { continuation.yield($0) }
         let options = ChannelOptions(
             role: .host, display: configuration.display, pin: configuration.pin, create: configuration.create,
-            iceAddresses: configuration.iceAddresses, connectTimeout: configuration.connectTimeout,
+            iceAddresses: configuration.iceAddresses, statsInterval: configuration.statsInterval, connectTimeout: configuration.connectTimeout,
             host: HostOptions(tracks: tracks, dataChannel: media.dataChannel, listens: configuration.listens))
         do {
             let channel = try await engine.join(server: configuration.server, room: configuration.room, token: configuration.token, options: options)
@@ -138,7 +138,7 @@ public actor Bot {
         continuation.finish()
     }
 
-    /// Passes the channel's roster, data and connection loss on as bot events.
+    /// Passes the channel's roster, data, statistics and connection loss on as bot events.
     private static func forward(_ events: AsyncStream<ChannelEvent>, emit: @escaping @Sendable (BotEvent) -> Void) -> Task<Void, Never> {
         Task {
             for await event in events {
@@ -146,6 +146,7 @@ public actor Bot {
                 case .userJoined(let user): emit(.participantJoined(id: user.id, display: user.display))
                 case .userLeft(let user): emit(.participantLeft(id: user.id))
                 case .dataReceived(let from, let payload): emit(.dataReceived(from: from?.id, payload: payload))
+                case .statsReport(let report): emit(.statistics(report))
                 case .connectionStateChanged(.disconnected(let reason)):
                     switch reason {
                     case .left: break
