@@ -127,7 +127,9 @@ public actor JanusAudience {
         if let ticker { try? await loop.submit { ticker.reportStatistics() } }
         for task in tasks { task.cancel() }
         tasks.removeAll()
-        peer?.close()
+        // Closed on the loop before anyone shuts the loop down: a close merely queued there
+        // could be dropped with the loop, leaking the SCTP association (and usrsctp with it).
+        if let peer { try? await loop.submit { peer.close() } }
         if let subscriber { await subscriber.close() }
         if let videoRoom {
             await videoRoom.close()

@@ -192,7 +192,9 @@ public actor JanusPublisher {
             try? await videoRoom?.unpublish()
         }
         published = nil
-        peer?.close()
+        // Closed on the loop before anyone shuts the loop down: a close merely queued there
+        // could be dropped with the loop, leaking the SCTP association (and usrsctp with it).
+        if let peer { try? await loop.submit { peer.close() } }
         peer = nil
         if let videoRoom {
             await videoRoom.close()

@@ -112,6 +112,8 @@ final class ChannelCore: Sendable {
                 state.collector.trackStarted(.init(participantID: user.id, kind: track.kind), at: .now)
             case .trackUnsubscribed(let user, let track):
                 state.collector.trackEnded(.init(participantID: user.id, kind: track.kind))
+                // Its sinks end with it (idempotent; the sinks are called outside their lock).
+                track.finish()
             default:
                 break
             }

@@ -20,7 +20,8 @@ struct ChannelEventMapper {
     /// Users present, in arrival order.
     var presentUsers: [User] { arrivalOrder.compactMap { users[$0] } }
 
-    /// A present user's subscribed track of `kind`.
+    /// A present user's subscribed track of `kind`: the object ``ChannelEvent/trackSubscribed(_:_:)``
+    /// handed out, which frames are delivered to.
     func track(of userID: String, kind: TrackKind) -> RemoteTrack? { tracks[userID]?[kind] }
 
     /// The channel events for one room event (none for frames and statistics).
@@ -39,11 +40,12 @@ struct ChannelEventMapper {
             var events: [ChannelEvent] = []
             if users[id] == nil { events += join(User(id: id, display: id)) }
             guard let user = users[id] else { return events }
-            let track = RemoteTrack(userID: id, kind: kind, codec: codec)
             if let old = tracks[id]?[kind] {
-                guard old != track else { return events }
+                // The same track announced again keeps its object (and the sinks on it).
+                guard old.codec != codec else { return events }
                 events.append(.trackUnsubscribed(user, old))
             }
+            let track = RemoteTrack(participantID: id, kind: kind, codec: codec)
             tracks[id, default: [:]][kind] = track
             events.append(.trackSubscribed(user, track))
             return events

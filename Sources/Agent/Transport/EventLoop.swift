@@ -102,10 +102,19 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `work` on the loop and resumes the caller with its result.
+    /// - Throws: ``Stopped`` when the loop was shut down already (work would never run), or what
+    ///   `work` throws.
     public func submit<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        guard state.withLock({ $0 == .running }) else { throw Stopped(name: name) }
+        return try await withCheckedThrowingContinuation { continuation in
             execute { continuation.resume(with: Result { try work() }) }
         }
+    }
+
+    /// The loop no longer runs work: ``shutdown()`` came first.
+    public struct Stopped: Error, CustomStringConvertible {
+        public let name: String
+        public var description: String { "event loop \(name) is shut down" }
     }
 
     /// Stops the loop thread and waits for it to finish. Idempotent.

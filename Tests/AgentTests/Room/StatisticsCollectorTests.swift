@@ -22,7 +22,7 @@ import Testing
     @Test func inboundBitrateAndLossFromDeltas() {
         var collector = StatisticsCollector()
         let key = StatisticsCollector.Key(participantID: "a1", kind: .audio)
-        let track = RemoteTrack(userID: "a1", kind: .audio, codec: .opus)
+        let track = RemoteTrack(participantID: "a1", kind: .audio, codec: .opus)
         collector.trackStarted(key, at: start)
         // 4000 payload bytes in the first 500 ms: 64 kbit/s.
         collector.record(key, receive(packets: 25, bytes: 4000, lost: 0), at: start + .milliseconds(500))

@@ -1,0 +1,18 @@
+/// Something that consumes a remote track's frames: a decoder that hands media to user code, or
+/// a pass-through. A ``RemoteTrack`` feeds all of its sinks.
+///
+/// **Threading.** The track calls ``receive(_:)``, ``frameLost()`` and ``resume()`` on the
+/// channel's transport loop, one call at a time, in frame order; a sink does its work there and
+/// must keep it short. Implementations are still safe to call from any thread (the ones here
+/// guard their state with a mutex), and their counters may be read from anywhere.
+public protocol RemoteTrackSink: AnyObject, Sendable {
+    /// One received frame of the track.
+    func receive(_ frame: RemoteFrame)
+    /// The receiver gave up on a frame (it never completed): video cannot decode on until a
+    /// keyframe. Audio needs no notice: its gaps show in the RTP times.
+    func frameLost()
+    /// The track resumes after a pause (unmute): what follows does not continue what came before.
+    func resume()
+    /// The track ended: deliver what is left, finish any stream. Later frames are ignored.
+    func finish()
+}
