@@ -37,6 +37,18 @@ import Testing
         #expect(mapper.presentUsers.isEmpty)
     }
 
+    @Test func reannouncedTrackKeepsItsObjectACodecChangeReplacesIt() throws {
+        var mapper = ChannelEventMapper()
+        _ = mapper.map(.participantJoined(id: "a", display: "A", at: at))
+        _ = mapper.map(.trackAdded(participantID: "a", kind: .video, codec: .vp8))
+        let first = try #require(mapper.track(of: "a", kind: .video))
+        #expect(mapper.map(.trackAdded(participantID: "a", kind: .video, codec: .vp8)).isEmpty)
+        #expect(mapper.track(of: "a", kind: .video) === first)
+        let changed = mapper.map(.trackAdded(participantID: "a", kind: .video, codec: .vp9))
+        #expect(Self.names(changed) == ["unsubscribed a video", "subscribed a video"])
+        #expect(mapper.track(of: "a", kind: .video) !== first && mapper.track(of: "a", kind: .video)?.codec == .vp9)
+    }
+
     @Test func trackOfUnknownUserAnnouncesTheUserFirst() {
         var mapper = ChannelEventMapper()
         let out = mapper.map(.trackAdded(participantID: "b", kind: .audio, codec: .opus))
