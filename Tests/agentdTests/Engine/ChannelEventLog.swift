@@ -60,7 +60,9 @@ enum LabPublisher {
         let arguments = [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", display,
                          "--tone", String(tone), "--create", "--duration", "60", "--data-interval-ms", "0"] + extra
         let process = try ChildProcess(Repository.python, arguments, name: "aiortc \(display)")
-        let ready = try await process.waitForLine(prefix: "READY", within: .seconds(30))
+        // A generous deadline: when the full suite starts, every unit test competes for the two
+        // cores and an aiortc start has been seen to take over 30 s.
+        let ready = try await process.waitForLine(prefix: "READY", within: .seconds(90))
         let json = try JSONValue(parsing: String(ready.dropFirst("READY".count)))
         guard let id = json["id"]?.idString else { throw ChildProcess.Failure(description: "READY without id: \(ready)") }
         return (process, id)
