@@ -10,6 +10,8 @@ import Foundation
 public enum ChannelEvent: Sendable {
     case connectionStateChanged(ConnectionState)
     case userJoined(User)
+    /// The ``RemoteTrack`` is the track's one object for as long as it stays subscribed: attach
+    /// sinks to it, mute it. It is finished (its sinks end) with ``trackUnsubscribed(_:_:)``.
     case trackSubscribed(User, RemoteTrack)
     case trackUnsubscribed(User, RemoteTrack)
     case userLeft(User)
