@@ -289,6 +289,11 @@ public actor JanusAudience {
         timer = loop.scheduleRepeating(every: configuration.tickInterval) { ticker.fire() }
     }
 
+    /// Uses `token` for every later request (token renewal), without reconnecting.
+    public func setToken(_ token: String?) async {
+        await connection.setToken(token)
+    }
+
     /// Statistics of the transport, for tests and diagnostics.
     public func transportCounters() async throws -> PeerConnection.Counters? {
         guard let peer else { return nil }

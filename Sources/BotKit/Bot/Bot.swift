@@ -15,17 +15,21 @@ import Foundation
 /// await bot.stop()
 /// ```
 ///
-/// Media runs on the bot's own transport loop: pulled audio and file frames are paced there by
-/// a 10 ms timer against one absolute clock; pushed video is handed to the loop as it is encoded.
+/// The room side is a host ``Channel`` of an ``AgentEngine`` (the bot's own, or one shared with
+/// other channels): it publishes, and its listener hears the others. The bot adds the media:
+/// pulled audio and file frames are paced on the channel's transport loop by a 10 ms timer
+/// against one absolute clock; pushed video is handed to the loop as it is encoded.
 /// Janus differences: a publisher's handle gets no data, so hearing others needs a second,
 /// unseen subscriber participant (what `listens` adds), and relayed data does not say who sent it.
 public actor Bot {
     public nonisolated let events: AsyncStream<BotEvent>
     public let configuration: BotConfiguration
-    public nonisolated let loop: EventLoop
     private let continuation: AsyncStream<BotEvent>.Continuation
-    private var publisher: BotPublisher?
-    private var audience: JanusAudience?
+    private let engine: AgentEngine
+    private let ownsEngine: Bool
+    private var channel: Channel?
+    private var pacing: BotPacing?
+    private var forwarding: Task<Void, Never>?
     private var started = false
     /// What the publisher had sent when it stopped, so summaries can be read after ``stop()``.
     private var finalStatistics: [TrackKind: SendStreamStatistics] = [:]
@@ -36,37 +40,60 @@ public actor Bot {
     /// within 10 ms of its time.
     static let pacingInterval = Duration.milliseconds(10)
 
+    /// A bot with an engine (and transport loop) of its own.
     public init(configuration: BotConfiguration) {
+        self.init(configuration: configuration, engine: AgentEngine(loopCount: 1, loopName: "agentd.bot"), ownsEngine: true)
+    }
+
+    /// A bot that joins through `engine`, beside the engine's other channels. ``stop()`` leaves
+    /// the bot's channel and keeps the engine running.
+    public init(configuration: BotConfiguration, engine: AgentEngine) {
+        self.init(configuration: configuration, engine: engine, ownsEngine: false)
+    }
+
+    private init(configuration: BotConfiguration, engine: AgentEngine, ownsEngine: Bool) {
         self.configuration = configuration
-        loop = EventLoop(name: "agentd.bot")
+        self.engine = engine
+        self.ownsEngine = ownsEngine
         (events, continuation) = AsyncStream<BotEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
     }
 
     /// Joins the room, publishes `media` and returns once the media flows.
-    /// - Throws: ``BotError`` (codec refused, no connection, bad media) or ``JanusError`` (no
-    ///   such room 426, wrong pin 433, bad token 403, server unreachable).
+    /// - Throws: ``BotError`` (codec refused, no connection, bad media) or ``AgentError`` (no
+    ///   such room, wrong pin, bad token, server unreachable).
     public func start(_ media: sending BotMedia) async throws {
         guard !started else { throw BotError.alreadyStarted }
         started = true
-        let tracks = try BotPublisher.tracks(for: media)
+        let tracks = try media.tracks()
         let continuation = self.continuation
         let emit: @Sendable (BotEvent) -> Void = { continuation.yield($0) }
-        let publisher = BotPublisher(configuration: configuration, loop: loop, emit: emit)
-        self.publisher = publisher
+        let options = ChannelOptions(
+            role: .host, display: configuration.display, pin: configuration.pin, create: configuration.create,
+            iceAddresses: configuration.iceAddresses, statsInterval: configuration.statsInterval, connectTimeout: configuration.connectTimeout,
+            host: HostOptions(tracks: tracks, dataChannel: media.dataChannel, listens: configuration.listens))
         do {
-            let publisherID = try await publisher.start(media: media, tracks: tracks, pacingInterval: Self.pacingInterval)
-            if configuration.listens { try await listen(ignoring: publisherID, emit: emit) }
+            let channel = try await engine.join(server: configuration.server, room: configuration.room, token: configuration.token, options: options)
+            self.channel = channel
+            forwarding = Self.forward(channel.events, emit: emit)
+            guard let publishing = await channel.publishSession, let publisherID = await channel.localUserID else {
+                throw BotError.connectionFailed("the channel has no publishing session")
+            }
+            pacing = try await BotPacing.start(media, publishing: publishing, tracks: tracks, pacingInterval: Self.pacingInterval, emit: emit)
             emit(.connected(publisherID: publisherID))
         } catch {
             await stop()
-            throw error
+            throw Self.botError(error)
         }
     }
 
     /// Sends a data message to everyone subscribed to the bot's data.
     public func send(_ payload: DataChannelMessage.Payload) async throws {
-        guard let publisher else { throw BotError.notStarted }
-        try await publisher.send(payload)
+        guard let channel else { throw BotError.notStarted }
+        do {
+            try await channel.send(payload)
+        } catch AgentError.dataChannelUnavailable {
+            throw BotError.dataChannelUnavailable
+        }
     }
 
     public func send(text: String) async throws { try await send(.text(text)) }
@@ -74,49 +101,70 @@ public actor Bot {
 
     /// Send-side counters per published kind (packets, bytes, NACKs answered, keyframe requests).
     public func sendStatistics() async -> [TrackKind: SendStreamStatistics] {
-        guard let publisher else { return finalStatistics }
-        return await publisher.statistics()
+        guard let channel else { return finalStatistics }
+        let byMid = await channel.sendStatistics()
+        var result: [TrackKind: SendStreamStatistics] = [:]
+        for track in await channel.publishedTracks {
+            if let statistics = byMid[track.mid] { result[track.kind] = statistics }
+        }
+        return result
     }
 
     /// Frames sent from the playlist and passes started (for summaries).
     public func playbackProgress() async -> (frames: Int, passes: Int) {
-        guard let publisher else { return finalProgress }
-        return await publisher.playbackProgress()
+        guard let pacing else { return finalProgress }
+        return await pacing.playbackProgress()
     }
 
     /// Stops publishing, leaves the room and ends ``events``. Idempotent.
     public func stop() async {
         guard !stopped else { return }
         stopped = true
-        await audience?.stop()
-        audience = nil
-        if let publisher {
-            finalStatistics = await publisher.statistics()
-            finalProgress = await publisher.playbackProgress()
-            await publisher.stop()
+        if let pacing {
+            finalProgress = await pacing.playbackProgress()
+            await pacing.stop()
         }
-        publisher = nil
-        loop.shutdown()
+        pacing = nil
+        if let channel {
+            finalStatistics = await sendStatistics()
+            await engine.leave(channel)
+        }
+        channel = nil
+        if ownsEngine { await engine.shutdown() }
+        // The channel's events end with its leaving: pass on what came before, then stop.
+        await forwarding?.value
+        forwarding = nil
         continuation.yield(.stopped)
         continuation.finish()
     }
 
-    /// A second, unseen participant that subscribes to the others (not to us), for their data
-    /// and the roster.
-    private func listen(ignoring publisherID: String, emit: @escaping @Sendable (BotEvent) -> Void) async throws {
-        var listener = JanusAudience.Configuration(
-            server: configuration.server, room: configuration.room, display: configuration.display, token: configuration.token,
-            pin: configuration.pin, iceAddresses: configuration.iceAddresses, statisticsInterval: .seconds(3600))
-        listener.ignoredPublisherIDs = [publisherID]
-        let audience = JanusAudience(configuration: listener, loop: loop) { event in
-            switch event {
-            case .participantJoined(let id, let display, _): emit(.participantJoined(id: id, display: display))
-            case .participantLeft(let id, _): emit(.participantLeft(id: id))
-            case .data(let from, let payload, _): emit(.dataReceived(from: from, payload: payload))
-            default: break
+    /// Passes the channel's roster, data, statistics and connection loss on as bot events.
+    private static func forward(_ events: AsyncStream<ChannelEvent>, emit: @escaping @Sendable (BotEvent) -> Void) -> Task<Void, Never> {
+        Task {
+            for await event in events {
+                switch event {
+                case .userJoined(let user): emit(.participantJoined(id: user.id, display: user.display))
+                case .userLeft(let user): emit(.participantLeft(id: user.id))
+                case .dataReceived(let from, let payload): emit(.dataReceived(from: from?.id, payload: payload))
+                case .statsReport(let report): emit(.statistics(report))
+                case .connectionStateChanged(.disconnected(let reason)):
+                    switch reason {
+                    case .left: break
+                    case .gaveUp(let why), .refused(let why): emit(.connectionLost(why))
+                    case .roomDestroyed: emit(.connectionLost("the room was destroyed"))
+                    }
+                default: break
+                }
             }
         }
-        self.audience = audience
-        try await audience.start()
+    }
+
+    /// The media errors a bot's callers know as ``BotError``; the room's stay ``AgentError``.
+    private static func botError(_ error: Error) -> Error {
+        switch error {
+        case AgentError.codecRefused(let refused, let allowed): BotError.codecRefused(refused: refused, allowed: allowed)
+        case AgentError.mediaFailed(let reason): BotError.connectionFailed(reason)
+        default: error
+        }
     }
 }

@@ -18,10 +18,12 @@ public struct BotConfiguration: Sendable {
     public var listens: Bool
     /// How long the media connection to Janus may take before ``Bot/start(_:)`` gives up.
     public var connectTimeout: Duration
+    /// How often ``BotEvent/statistics(_:)`` comes.
+    public var statsInterval: Duration
 
     public init(
         server: String, room: String, display: String, token: String? = nil, pin: String? = nil, create: Bool = false,
-        iceAddresses: [String], listens: Bool = true, connectTimeout: Duration = .seconds(15)
+        iceAddresses: [String], listens: Bool = true, connectTimeout: Duration = .seconds(15), statsInterval: Duration = .seconds(1)
     ) {
         self.server = server
         self.room = room
@@ -32,5 +34,6 @@ public struct BotConfiguration: Sendable {
         self.iceAddresses = iceAddresses
         self.listens = listens
         self.connectTimeout = connectTimeout
+        self.statsInterval = statsInterval
     }
 }

@@ -11,6 +11,9 @@ public enum BotEvent: Sendable {
     /// A data message from another participant. Janus relays data without its sender, so
     /// `from` is nil unless the room tells who sent it.
     case dataReceived(from: String?, payload: DataChannelMessage.Payload)
+    /// Every ``BotConfiguration/statsInterval``: what we publish (bitrate, loss and RTT from
+    /// the receiver's reports) and, when the bot listens, what we receive.
+    case statistics(ChannelStatistics)
     /// A receiver asked for a keyframe of our video (PLI or FIR).
     case keyframeRequested
     /// One playlist entry finished playing (`pass` counts loops from 0).

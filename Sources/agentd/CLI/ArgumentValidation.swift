@@ -1,12 +1,14 @@
+import Agent
 import Foundation
 
 /// Checks on option values shared by several commands. Each throws a ``UsageError`` (exit 2).
 extension ParsedArguments {
-    /// `--room`: Janus runs with string ids; we accept what channel names allow.
+    /// `--room`: Janus runs with string ids; we accept what channel names allow (the engine's
+    /// rule, ``ChannelName``).
     func roomName(_ name: String = "room") throws -> String? {
         guard let room = value(name) else { return nil }
-        guard Self.isChannelName(room) else {
-            throw UsageError.invalidValue(option: name, value: room, expected: "a room name of 1-64 characters from A-Z a-z 0-9 _ -")
+        guard ChannelName.isValid(room) else {
+            throw UsageError.invalidValue(option: name, value: room, expected: "a room name of \(ChannelName.ruleDescription)")
         }
         return room
     }
@@ -20,13 +22,5 @@ extension ParsedArguments {
             throw UsageError.invalidValue(option: name, value: text, expected: "a ws:// or wss:// URL")
         }
         return url
-    }
-
-    static func isChannelName(_ name: String) -> Bool {
-        guard (1...64).contains(name.utf8.count) else { return false }
-        return name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x5F || byte == 0x2D
-        }
     }
 }

@@ -5,6 +5,7 @@ import Agent
 /// what the network can do to us.
 enum JanusFailure {
     static func failure(for error: Error, server: String, room: String) -> CommandFailure {
+        if let agent = error as? AgentError { return failure(for: agent, server: server, room: room) }
         guard let janus = error as? JanusError else {
             if let failure = error as? CommandFailure { return failure }
             return CommandFailure(.failure, "\(error)")

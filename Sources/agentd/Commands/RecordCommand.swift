@@ -36,20 +36,20 @@ enum RecordCommand: Command {
         } catch {
             throw CommandFailure(.outputFailed, error.description, hint: "choose another --out")
         }
-        let loop = EventLoop(name: "agentd.transport")
-        defer { loop.shutdown() }
-        let audience = JanusAudience(
-            configuration: .init(
-                server: plan.server, room: plan.room, display: plan.display, token: plan.token, pin: plan.pin,
-                create: plan.create, iceAddresses: addresses),
-            loop: loop, sink: { recorder.submit($0) })
+        // One channel on one transport loop; every room event goes to the recorder where it
+        // happens (frames on the loop), with no hop per frame.
+        let engine = AgentEngine(loopCount: 1)
+        let options = ChannelOptions(
+            display: plan.display, pin: plan.pin, create: plan.create, iceAddresses: addresses,
+            roomEventSink: { recorder.submit($0) })
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
 
+        let channel: Channel
         do {
-            try await audience.start()
+            channel = try await engine.join(server: plan.server, room: plan.room, token: plan.token, options: options)
         } catch {
-            await audience.stop()
+            await engine.shutdown()
             _ = await recorder.stop(endedAt: Date())
             plan.removeDirectoryIfUnused()
             throw JanusFailure.failure(for: error, server: plan.server, room: plan.room)
@@ -59,7 +59,8 @@ enum RecordCommand: Command {
         // The recording ends now; leaving the room takes a moment and is not part of it.
         let endedAt = Date()
         recorder.endIntake()
-        await audience.stop()
+        await engine.leave(channel)
+        await engine.shutdown()
         let manifest = await recorder.stop(endedAt: endedAt)
         ProgressLine().finish()
         if let outputError = recorder.outputError {

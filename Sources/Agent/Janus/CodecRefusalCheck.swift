@@ -1,5 +1,3 @@
-import Agent
-
 /// Tells a room that refuses our codecs from other publish failures. Janus shows a refusal two
 /// ways: an answer that does not take a track (Janus 1.1 answers an unallowed codec with an
 /// `inactive` section and none of our payload types, see
@@ -9,7 +7,7 @@ import Agent
 enum CodecRefusalCheck {
     /// For tracks Janus's answer did not take: the ones the room's codecs leave out (all of
     /// them when the room's codecs are unknown or allow them all).
-    static func error(rejected: [OfferBuilder.Track], room: String, videoRoom: VideoRoom) async -> BotError {
+    static func error(rejected: [OfferBuilder.Track], room: String, videoRoom: VideoRoom) async -> JanusPublisherError {
         let codecs = try? await videoRoom.allowedCodecs(room: room)
         var refused = rejected
         if let codecs {
@@ -24,7 +22,7 @@ enum CodecRefusalCheck {
     static func error(afterPublishError error: Error, tracks: [OfferBuilder.Track], room: String, videoRoom: VideoRoom) async -> Error {
         guard case JanusError.plugin = error, let codecs = try? await videoRoom.allowedCodecs(room: room) else { return error }
         let disallowed = tracks.filter { !allows(codecs, $0) }
-        return disallowed.isEmpty ? error : BotError.codecRefused(refused: disallowed, allowed: codecs)
+        return disallowed.isEmpty ? error : JanusPublisherError.codecRefused(refused: disallowed, allowed: codecs)
     }
 
     private static func allows(_ codecs: VideoRoomCodecs, _ track: OfferBuilder.Track) -> Bool {

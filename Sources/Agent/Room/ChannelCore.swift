@@ -1,0 +1,139 @@
+import Foundation
+import Synchronization
+
+/// The event path of a ``Channel``: takes the sources' ``RoomEvent``s on whatever thread they
+/// happen (frames and statistics on the transport loop, roster events from the control path),
+/// hands each to the raw sink, maps the rest to ``ChannelEvent``s and yields them in order.
+///
+/// Frames pass straight through to the raw sink with no lock. Everything else takes one lock,
+/// under which it is mapped and yielded, so events from two threads cannot overtake each other.
+/// While the channel is still connecting, mapped events are held and follow `connected`.
+final class ChannelCore: Sendable {
+    private struct State {
+        var mapper = ChannelEventMapper()
+        var collector = StatisticsCollector()
+        /// Events mapped while connecting, released after `connected`; nil once connected.
+        var held: [ChannelEvent]? = []
+        var publishing: PublishSession?
+        var publishedTracks: [OfferBuilder.Track] = []
+        var finished = false
+    }
+
+    let room: String
+    let statsInterval: Duration
+    private let rawSink: (@Sendable (RoomEvent) -> Void)?
+    private let continuation: AsyncStream<ChannelEvent>.Continuation
+    private let state = Mutex(State())
+
+    init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, continuation: AsyncStream<ChannelEvent>.Continuation) {
+        self.room = room
+        self.statsInterval = statsInterval
+        self.rawSink = rawSink
+        self.continuation = continuation
+    }
+
+    var connectionState: ConnectionState? { state.withLock { $0.mapper.state } }
+    var users: [User] { state.withLock { $0.mapper.presentUsers } }
+    var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// The sink every source of the channel reports to.
+    func receive(_ event: RoomEvent) {
+        rawSink?(event)
+        switch event {
+        case .frame:
+            return
+        case .statistics(let id, let kind, let statistics):
+            let now = ContinuousClock.now
+            state.withLock { $0.collector.record(.init(participantID: id, kind: kind), statistics, at: now) }
+        default:
+            state.withLock { state in deliver(state.mapper.map(event), in: &state) }
+        }
+    }
+
+    /// Reports a state of the channel's own (connecting, connected, left). `connected` releases
+    /// what was held while connecting.
+    func transition(to next: ConnectionState) {
+        state.withLock { state in
+            deliver(state.mapper.transition(to: next), in: &state)
+            guard next == .connected, let held = state.held else { return }
+            state.held = nil
+            for event in held { continuation.yield(event) }
+        }
+    }
+
+    /// Yields an event of the channel's own (token warnings, statistics) unless it has finished.
+    func emit(_ event: ChannelEvent) {
+        state.withLock { state in deliver([event], in: &state) }
+    }
+
+    /// The host's publishing session, for the statistics of our tracks.
+    func setPublishing(_ session: PublishSession, tracks: [OfferBuilder.Track]) {
+        state.withLock { state in
+            state.publishing = session
+            state.publishedTracks = tracks
+        }
+    }
+
+    /// Builds and yields a statistics report. Runs on the channel's transport loop (the
+    /// publishing session's counters live there).
+    func reportStatistics(date: Date = Date()) {
+        let (session, tracks) = state.withLock { ($0.publishing, $0.publishedTracks) }
+        var published: [(OfferBuilder.Track, SendStreamStatistics)] = []
+        if let session {
+            for track in tracks {
+                if let statistics = session.statistics(mid: track.mid) { published.append((track, statistics)) }
+            }
+        }
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard !state.finished, state.held == nil else { return }
+            let mapper = state.mapper
+            let report = state.collector.report(
+                room: room, users: mapper.presentUsers, tracks: { mapper.track(of: $0, kind: $1) }, published: published, now: now,
+                date: date, interval: statsInterval)
+            continuation.yield(.statsReport(report))
+        }
+    }
+
+    /// Ends the stream (after a final `disconnected`, or when the channel is dropped).
+    func finish() {
+        state.withLock { state in
+            state.finished = true
+            state.held = nil
+        }
+        continuation.finish()
+    }
+
+    private func deliver(_ events: [ChannelEvent], in state: inout State) {
+        guard !state.finished else { return }
+        for event in events {
+            switch event {
+            case .trackSubscribed(let user, let track):
+                state.collector.trackStarted(.init(participantID: user.id, kind: track.kind), at: .now)
+            case .trackUnsubscribed(let user, let track):
+                state.collector.trackEnded(.init(participantID: user.id, kind: track.kind))
+                // Its sinks end with it (idempotent; the sinks are called outside their lock).
+                track.finish()
+            default:
+                break
+            }
+            if state.held != nil, !Self.passesWhileConnecting(event) {
+                state.held?.append(event)
+            } else {
+                continuation.yield(event)
+            }
+            if case .connectionStateChanged(.disconnected) = event {
+                state.finished = true
+                state.held = nil
+                continuation.finish()
+                return
+            }
+        }
+    }
+
+    /// State changes are never held: `connecting` must come first, a failure's `disconnected` at once.
+    private static func passesWhileConnecting(_ event: ChannelEvent) -> Bool {
+        if case .connectionStateChanged = event { return true }
+        return false
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What a channel reports, in order, on ``Channel/events``.
+///
+/// Order guarantees (as client SDKs give them): ``userJoined(_:)`` comes before any
+/// ``trackSubscribed(_:_:)`` of that user; ``userLeft(_:)`` comes after the
+/// ``trackUnsubscribed(_:_:)`` of each of their tracks; ``connectionStateChanged(_:)`` starts
+/// with ``ConnectionState/connecting`` and ends with ``ConnectionState/disconnected(reason:)``,
+/// after which the stream finishes.
+public enum ChannelEvent: Sendable {
+    case connectionStateChanged(ConnectionState)
+    case userJoined(User)
+    /// The ``RemoteTrack`` is the track's one object for as long as it stays subscribed: attach
+    /// sinks to it, mute it. It is finished (its sinks end) with ``trackUnsubscribed(_:_:)``.
+    case trackSubscribed(User, RemoteTrack)
+    case trackUnsubscribed(User, RemoteTrack)
+    case userLeft(User)
+    /// A data message. Janus relays data without its sender, so `from` is nil unless the room
+    /// tells who sent it.
+    case dataReceived(from: User?, payload: DataChannelMessage.Payload)
+    /// The core token expires at `expiresAt`: about ``ChannelOptions/tokenExpiryLead`` before
+    /// that, or at once when less was left at join or renewal. Call ``Channel/renewToken(_:)``.
+    case tokenWillExpire(expiresAt: Date)
+    /// Every ``ChannelOptions/statsInterval``.
+    case statsReport(ChannelStatistics)
+}

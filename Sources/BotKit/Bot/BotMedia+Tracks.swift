@@ -1,0 +1,19 @@
+import Agent
+
+extension BotMedia {
+    /// The tracks to offer for this media: audio first, then video.
+    func tracks() throws(BotError) -> [OfferBuilder.Track] {
+        let fileKinds = playlist?.kinds ?? []
+        if audioTrack != nil, fileKinds.contains(.audio) { throw .conflictingSources("an audio track and an audio file") }
+        if videoTrack != nil, fileKinds.contains(.video) { throw .conflictingSources("a video track and a video file") }
+        var tracks: [OfferBuilder.Track] = []
+        if audioTrack != nil || fileKinds.contains(.audio) {
+            tracks.append(.init(mid: String(tracks.count), kind: .audio, codec: .opus, payloadType: 111, ssrc: UInt32.random(in: 1...UInt32.max)))
+        }
+        if videoTrack != nil || fileKinds.contains(.video) {
+            tracks.append(.init(mid: String(tracks.count), kind: .video, codec: .vp8, payloadType: 96, ssrc: UInt32.random(in: 1...UInt32.max)))
+        }
+        guard !tracks.isEmpty else { throw .nothingToPublish }
+        return tracks
+    }
+}

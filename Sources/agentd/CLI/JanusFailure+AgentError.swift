@@ -1,0 +1,35 @@
+import Agent
+
+/// The room API's errors, read the same way as the Janus errors they come from.
+extension JanusFailure {
+    static func failure(for error: AgentError, server: String, room: String) -> CommandFailure {
+        switch error {
+        case .unreachable(_, let reason):
+            return CommandFailure(.connectionFailed, "cannot reach Janus at \(server): \(reason)", hint: "is the server up? try scripts/lab status")
+        case .signalingFailed(let reason):
+            return CommandFailure(.connectionFailed, reason, hint: "server \(server)")
+        case .mediaFailed(let reason):
+            return CommandFailure(.connectionFailed, "the media connection failed: \(reason)", hint: "check --ice-allow")
+        case .tokenExpired(let expiry):
+            return CommandFailure(.refused, "Janus refused the token: it expired at \(expiry)", hint: "mint a fresh one with 'agentd token'")
+        case .tokenRefused(let reason):
+            return CommandFailure(.refused, "Janus refused the token: \(reason)", hint: "check --token, or mint one with 'agentd token'")
+        case .tokenLacksPlugin(let reason):
+            return CommandFailure(.refused, "the token does not allow the VideoRoom plugin: \(reason)", hint: "mint it with --plugins janus.plugin.videoroom")
+        case .roomNotFound:
+            return CommandFailure(.refused, "room '\(room)' does not exist", hint: "pass --create to create it")
+        case .roomRefused(let reason):
+            return CommandFailure(.refused, "room '\(room)' refused us: \(reason)", hint: "check --pin or the room token")
+        case .codecRefused(let refused, let allowed):
+            return CodecRefusal.failure(room: room, refused: refused, codecs: allowed)
+        case .invalidName:
+            return CommandFailure(.usage, error.description)
+        case .server(let code, let reason):
+            return CommandFailure(.failure, "Janus error \(code): \(reason)")
+        case .protocolViolation(let what):
+            return CommandFailure(.failure, "unexpected answer from Janus: \(what)")
+        case .alreadyJoined, .notHost, .channelClosed, .nothingToPublish, .dataChannelUnavailable:
+            return CommandFailure(.failure, error.description)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+@testable import Agent
+
+/// When ``ChannelEvent/tokenWillExpire(expiresAt:)`` is due, and how refusals read.
+@Suite struct JanusTokenExpiryTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func warningIsLeadBeforeExpiryOrAtOnce() {
+        let token = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: now.addingTimeInterval(40))
+        #expect(JanusToken(token.value).warningDelay(lead: .seconds(30), now: now) == .seconds(10))
+        #expect(JanusToken(token.value).warningDelay(lead: .seconds(60), now: now) == .zero)
+        let expired = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: now.addingTimeInterval(-5))
+        #expect(JanusToken(expired.value).warningDelay(lead: .seconds(30), now: now) == .zero)
+        #expect(JanusToken("opaque").warningDelay(lead: .seconds(30), now: now) == nil)
+    }
+
+    @Test func refusedTokenIsExpiredOnlyWhenItsExpiryPassed() {
+        let refusal = JanusError.server(code: 403, reason: "Unauthorized request (wrong or missing secret/token)")
+        let old = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: now.addingTimeInterval(-1)).value
+        let fresh = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: now.addingTimeInterval(60)).value
+        #expect(AgentError.fromJanus(refusal, server: "ws://x/", room: "r", token: old, now: now)
+            == .tokenExpired(expiredAt: Date(timeIntervalSince1970: 1_799_999_999)))
+        #expect(AgentError.fromJanus(refusal, server: "ws://x/", room: "r", token: fresh, now: now).code == "token_refused")
+        #expect(AgentError.fromJanus(JanusError.plugin(code: 426, reason: "No such room"), server: "ws://x/", room: "r", token: nil)
+            == .roomNotFound(room: "r"))
+        #expect(AgentError.fromJanus(JanusError.connectFailed(reason: "refused"), server: "ws://x/", room: "r", token: nil).code == "unreachable")
+        #expect(AgentError.roomRefused("pin").isRefusal && !AgentError.mediaFailed("ice").isRefusal)
+    }
+}
