@@ -113,7 +113,9 @@ struct WebSocketClientTests {
             try await client.connect(url: "ws://127.0.0.1:\(listener.port)/", timeout: .milliseconds(300))
         }
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(10), "timeout took \(elapsed)")
+        // The lower bound shows the timeout, not a refusal, ended it. The upper bound is loose: at
+        // the start of a full run on 2 cores every task waits its turn for many seconds.
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(60), "timeout took \(elapsed)")
     }
 
     @Test("invalid URLs are rejected before touching the network")
