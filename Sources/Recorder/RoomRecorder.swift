@@ -131,6 +131,8 @@ public final class RoomRecorder: @unchecked Sendable {
         // Statistics still count after the intake ended: the final figures of a stopping
         // audience cover every packet it received.
         guard accepting.load(ordering: .acquiring) || Self.isStatistics(event) else {
+            // The source leaving (`disconnected`) after the recording ended is not a loss.
+            if case .connectionState = event { return }
             dropped.add(1, ordering: .relaxed)
             return
         }
