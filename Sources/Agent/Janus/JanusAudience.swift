@@ -130,10 +130,13 @@ public actor JanusAudience {
             joined = try await establishLink()
         } catch {
             await tearDownLink()
-            phase = .ended
-            report(.disconnected(reason: Self.isRefusal(error) ? .refused("\(error)") : .gaveUp("\(error)")))
+            if !stopped {
+                phase = .ended
+                report(.disconnected(reason: Self.isRefusal(error) ? .refused("\(error)") : .gaveUp("\(error)")))
+            }
             throw error
         }
+        guard !stopped else { return }  // stopped while joining: stop() has torn it down
         phase = .connected
         startTimers()
         report(.connected)
