@@ -6,6 +6,9 @@ import Foundation
 /// `"restart": true` is answered `"configured": "ok"` with a JSEP offer carrying new ICE
 /// credentials; we answer it with `start` as any renegotiation. The PeerConnection restarts
 /// libnice and keeps its DTLS association and SRTP keys (PeerConnection+ICERestart.swift).
+/// Janus ignores the candidates inside a restarting answer ("Failed to add some remote
+/// candidates (added 0, expected 1)" in its log: it adds them before it restarts its agent), so
+/// they are trickled again after `start`, as browsers do.
 extension JanusAudience {
     /// Runs from the command queue, so it never interleaves with a renegotiation.
     func restartICE(generation: Int, done: CheckedContinuation<Void, Error>) async {
@@ -23,16 +26,28 @@ extension JanusAudience {
         let offer = try VideoRoomSubscriber.offer(from: reply.data, jsep: reply.jsep)
         guard generation == self.generation else { throw CancellationError() }
         try await negotiate(offer, generation: generation)
-        try await waitUntilConnected(peer, generation: generation, timeout: configuration.iceRestartTimeout)
+        let mid = (try? SessionDescription.parse(offer.sdp))?.attribute("mid", media: 0) ?? "0"
+        let candidates = try await loop.submit { peer.localParameters?.candidates ?? [] }
+        for candidate in candidates {
+            try await subscriber.handle.trickle(candidate: [
+                "candidate": .string("candidate:" + candidate), "sdpMid": .string(mid), "sdpMLineIndex": 0,
+            ])
+        }
+        try await subscriber.handle.trickleCompleted()
+        let packetsBefore = try await loop.submit { peer.counters.rtpIn }
+        try await waitUntilRecovered(
+            peer, generation: generation, packetsBefore: packetsBefore, timeout: configuration.iceRestartTimeout)
     }
 
-    /// Polls the PeerConnection's state until it is connected again.
-    private func waitUntilConnected(_ peer: PeerConnection, generation: Int, timeout: Duration) async throws {
+    /// Polls until the PeerConnection is connected again and, when we receive tracks, RTP flows
+    /// again: our side's checks can succeed while Janus has not nominated the new pair yet.
+    private func waitUntilRecovered(_ peer: PeerConnection, generation: Int, packetsBefore: Int, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard !stopped, generation == self.generation else { throw CancellationError() }
-            let state = try await loop.submit { peer.state }
-            if state == .connected { return }
+            let (state, packets) = try await loop.submit { (peer.state, peer.counters.rtpIn) }
+            // A few dozen packets: more than stragglers of the old path.
+            if state == .connected, tracks.isEmpty || packets > packetsBefore + 25 { return }
             if case .closed = state { throw PeerConnectionError.closed }
             try await Task.sleep(for: .milliseconds(100))
         }

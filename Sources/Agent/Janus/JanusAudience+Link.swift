@@ -53,6 +53,7 @@ extension JanusAudience {
         self.session = nil
         self.connection = nil
         joined = nil
+        offeredStreams = []
         subscribedFeeds.removeAll()
         if let connection, await connection.isOpen {
             if let subscriber { await subscriber.close() }

@@ -116,7 +116,11 @@ extension JanusAudience {
         let peer = try peerConnection(generation: generation)
         let (answer, negotiated) = try await peer.answer(offer: description, dataChannelLabel: "JanusDataChannel")
         guard generation == self.generation else { return }
-        let feedsByMid = Dictionary(offer.streams.compactMap { stream in stream.feedID.map { (stream.mid, $0) } }) { first, _ in first }
+        // An offer without a stream list (the answer to an ICE restart's `configure`) keeps the
+        // media sections of the last one.
+        let streams = offer.streams.isEmpty ? offeredStreams : offer.streams
+        offeredStreams = streams
+        let feedsByMid = Dictionary(streams.compactMap { stream in stream.feedID.map { (stream.mid, $0) } }) { first, _ in first }
         var routes: [SubscriptionRouter.Route] = []
         for stream in negotiated where stream.isAccepted && stream.kind != .data {
             guard let feed = feedsByMid[stream.mid], let codec = stream.codec else { continue }

@@ -79,6 +79,8 @@ public actor JanusAudience {
     var subscriber: VideoRoomSubscriber?
     var peer: PeerConnection?
     var joined: VideoRoomJoined?
+    /// The subscriber streams (mid → feed) of the link's last offer that listed them.
+    var offeredStreams: [VideoRoomSubscriberStream] = []
     /// Watchers of the current link (events, health probe); cancelled when it is torn down.
     var linkTasks: [Task<Void, Never>] = []
     /// Counts links: watchers and offers of an older link are ignored.

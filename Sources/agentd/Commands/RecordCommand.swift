@@ -23,7 +23,7 @@ enum RecordCommand: Command {
                 + "(0.5 s doubling to 8 s, jittered, for up to 2 minutes), rejoins and subscribes to everyone again; with "
                 + "--create it creates the room again. The recording goes on in the same directory on one timeline: WAVs "
                 + "hold silence across the gap, WebMs go on (times jump over it), manifest.json lists it under \"gaps\", "
-                + "and someone back with the same display name keeps their files.",
+                + "and someone back with the same display name within a minute keeps their name and files.",
             "If reconnecting gives up, the files are finalized as far as they got, manifest.json says state \"failed\" "
                 + "with the reason in \"error\" (the recording is shorter than asked), and the exit code is 4; "
                 + "a token or pin refused while reconnecting exits 3.",
