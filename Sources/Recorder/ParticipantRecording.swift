@@ -27,38 +27,38 @@ final class ParticipantRecording {
 
     let id: String
     /// Every Janus id they had, first to last (more than one after coming back from a reconnect).
-    private(set) var ids: [String]
+    var ids: [String]
     let display: String
     let name: String
     let joinedMs: Int64
-    private(set) var leftMs: Int64?
-    private(set) var isPresent = true
+    var leftMs: Int64?
+    var isPresent = true
     /// Taken away by a connection drop, files still open: they may come back (``resume(id:)``).
-    private(set) var isLost = false
+    var isLost = false
 
     private let directory: RecordingDirectory
     private let formats: RecordingFormats
     private let decodeAudio: Bool
     private let reportError: (String) -> Void
 
-    private let webm: ParticipantWebM?
+    let webm: ParticipantWebM?
     private var wav: TimelineWAVWriter?
     private var wavError: String?
     private var ogg: OggOpusWriter?
     private var oggError: String?
     private var oggStartMs: Int64?
-    private var decoder: OpusDecoder?
+    var decoder: OpusDecoder?
 
-    private var audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
+    var audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
     /// Timeline position just past the last audio decoded (or concealed).
     private(set) var audioEnd: Int64?
     var reanchors: Int { audioAnchor.reanchors }
     private(set) var undecodableFrames = 0
 
     private var counted: [TrackKind: (frames: Int64, bytes: Int64, keyframes: Int64, firstMs: Int64)] = [:]
-    private var receiverStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
+    var receiverStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
     /// Figures of receive streams that ended (a reconnect starts new ones, counting from 0).
-    private var earlierStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
+    var earlierStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
     private var mappings: [TrackKind: RecordingManifest.RTPNTPMapping] = [:]
 
     init(id: String, display: String, name: String, joinedMs: Int64, directory: RecordingDirectory,
@@ -86,59 +86,7 @@ final class ParticipantRecording {
         webm?.announce(kind: kind, codec: codec)
     }
 
-    private var mediaAnchors: [TrackKind: RTPTimelineAnchor] = [:]
-
-    func update(_ statistics: ReceiveStreamStatistics, kind: TrackKind) {
-        // Counters that went back belong to a new receive stream (after a reconnect): keep the
-        // old stream's figures and add the new ones to them.
-        if let previous = receiverStatistics[kind], statistics.packets < previous.packets {
-            earlierStatistics[kind] = Self.sum(earlierStatistics[kind], previous)
-        }
-        receiverStatistics[kind] = statistics
-    }
-
-    private static func sum(_ first: ReceiveStreamStatistics?, _ second: ReceiveStreamStatistics) -> ReceiveStreamStatistics {
-        guard let first else { return second }
-        var total = second
-        total.packets += first.packets
-        total.bytes += first.bytes
-        total.lost += first.lost
-        total.recovered += first.recovered
-        total.nacks += first.nacks
-        total.plis += first.plis
-        total.keyframes += first.keyframes
-        total.frames += first.frames
-        return total
-    }
-
-    // MARK: Reconnects
-
-    /// The connection dropped: later frames belong to new streams and are placed by wall time.
-    func suspend() {
-        audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
-        mediaAnchors.removeAll()
-        decoder = nil
-        webm?.resumeAfterGap()
-    }
-
-    /// The drop took them away (they were gone when we got back). Their files stay open until
-    /// ``leave(atMs:)`` or ``finish(atSample:)``, in case they come back.
-    func markLost(atMs ms: Int64) {
-        guard isPresent else { return }
-        leftMs = ms
-        isPresent = false
-        isLost = true
-    }
-
-    /// They came back after the drop under a new Janus `id`: their files go on.
-    func resume(id newID: String) {
-        guard isLost else { return }
-        if !ids.contains(newID) { ids.append(newID) }
-        leftMs = nil
-        isPresent = true
-        isLost = false
-        suspend()
-    }
+    var mediaAnchors: [TrackKind: RTPTimelineAnchor] = [:]
 
     /// Records one frame at `ms` on the recording's timeline. Returns the decoded audio blocks
     /// (mono PCM with their timeline positions) for the room mix.
