@@ -14,43 +14,57 @@ import Foundation
 /// concealment, computed before the next packet is decoded so it continues the last audio;
 /// longer gaps are silence (the writer fills them).
 ///
+/// **Reconnects.** When the recorder's connection drops, ``suspend()`` forgets the streams' RTP
+/// anchors and the Opus decoder: what comes after the gap is new streams (new SSRCs and RTP
+/// bases), placed again by wall time, so the WAV is filled with silence across the gap and the
+/// WebM's times jump over it. A participant the drop took away is ``markLost(atMs:)``: their
+/// files stay open, and if they come back under a new Janus id with the same display name
+/// (``resume(id:)``) they go on in the same files. ``ids`` lists every id they had.
+///
 /// A write error ends only the file that failed; it is recorded in that file's manifest entry
 /// and reported through `reportError`. Not thread-safe: the recorder's writer queue owns it.
 final class ParticipantRecording {
 
     let id: String
+    /// Every Janus id they had, first to last (more than one after coming back from a reconnect).
+    var ids: [String]
     let display: String
     let name: String
     let joinedMs: Int64
-    private(set) var leftMs: Int64?
-    private(set) var isPresent = true
+    var leftMs: Int64?
+    var isPresent = true
+    /// Taken away by a connection drop, files still open: they may come back (``resume(id:)``).
+    var isLost = false
 
     private let directory: RecordingDirectory
     private let formats: RecordingFormats
     private let decodeAudio: Bool
     private let reportError: (String) -> Void
 
-    private let webm: ParticipantWebM?
+    let webm: ParticipantWebM?
     private var wav: TimelineWAVWriter?
     private var wavError: String?
     private var ogg: OggOpusWriter?
     private var oggError: String?
     private var oggStartMs: Int64?
-    private var decoder: OpusDecoder?
+    var decoder: OpusDecoder?
 
-    private var audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
+    var audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
     /// Timeline position just past the last audio decoded (or concealed).
     private(set) var audioEnd: Int64?
     var reanchors: Int { audioAnchor.reanchors }
     private(set) var undecodableFrames = 0
 
     private var counted: [TrackKind: (frames: Int64, bytes: Int64, keyframes: Int64, firstMs: Int64)] = [:]
-    private var receiverStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
+    var receiverStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
+    /// Figures of receive streams that ended (a reconnect starts new ones, counting from 0).
+    var earlierStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
     private var mappings: [TrackKind: RecordingManifest.RTPNTPMapping] = [:]
 
     init(id: String, display: String, name: String, joinedMs: Int64, directory: RecordingDirectory,
          formats: RecordingFormats, reportError: @escaping (String) -> Void) {
         self.id = id
+        ids = [id]
         self.display = display
         self.name = name
         self.joinedMs = joinedMs
@@ -72,11 +86,7 @@ final class ParticipantRecording {
         webm?.announce(kind: kind, codec: codec)
     }
 
-    private var mediaAnchors: [TrackKind: RTPTimelineAnchor] = [:]
-
-    func update(_ statistics: ReceiveStreamStatistics, kind: TrackKind) {
-        receiverStatistics[kind] = statistics
-    }
+    var mediaAnchors: [TrackKind: RTPTimelineAnchor] = [:]
 
     /// Records one frame at `ms` on the recording's timeline. Returns the decoded audio blocks
     /// (mono PCM with their timeline positions) for the room mix.
@@ -85,7 +95,8 @@ final class ParticipantRecording {
         count(frame, ms: ms)
         if let webm {
             let failedBefore = webm.error != nil
-            webm.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: mediaMs(of: frame, ms: ms)))
+            webm.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: mediaMs(of: frame, ms: ms),
+                           codec: frame.kind == .video ? frame.codec : nil))
             if !failedBefore, let error = webm.error { reportError("\(webm.fileName): \(error)") }
         }
         guard frame.kind == .audio, frame.codec == .opus else { return [] }
@@ -183,9 +194,10 @@ final class ParticipantRecording {
     /// They left: their WebM and Ogg files end here. The WAV stays open, to be padded to the
     /// recording's end by ``finish(atSample:)``.
     func leave(atMs ms: Int64) {
-        guard isPresent else { return }
-        leftMs = ms
+        guard isPresent || isLost else { return }
+        leftMs = isLost ? (leftMs ?? ms) : ms
         isPresent = false
+        isLost = false
         closeStreams()
     }
 
@@ -222,7 +234,9 @@ final class ParticipantRecording {
         return names
     }
 
-    func manifestEntry(fileBytes: (String) -> Int64?) -> RecordingManifest.Participant {
+    /// - Parameter connectionGaps: the recording's reconnect gaps (ms), so the WAV's silence
+    ///   across them is named `reconnect`.
+    func manifestEntry(fileBytes: (String) -> Int64?, connectionGaps: [Range<Int64>] = []) -> RecordingManifest.Participant {
         var files: [RecordingManifest.File] = []
         if let webm, let file = webm.manifestFile(mappings: mappings, bytes: fileBytes(webm.fileName)) {
             files.append(file)
@@ -248,9 +262,20 @@ final class ParticipantRecording {
         var entry = RecordingManifest.Participant(
             id: id, display: display, name: name, joinedMs: joinedMs, leftMs: leftMs, files: files,
             stats: stats, resolutionChanges: webm?.resolutionChanges ?? [])
+        entry.ids = ids
         entry.gaps = (wav?.gaps ?? []).map { gap in
-            .init(kind: .audio, startMs: gap.lowerBound / 48, endMs: gap.upperBound / 48,
-                  reason: gap.lowerBound == 0 ? "not_joined" : (leftMs.map { gap.lowerBound >= $0 * 48 } == true ? "left" : "silence"))
+            let startMs = gap.lowerBound / 48, endMs = gap.upperBound / 48
+            let reason: String
+            if gap.lowerBound == 0 {
+                reason = "not_joined"
+            } else if connectionGaps.contains(where: { $0.overlaps(startMs..<max(endMs, startMs + 1)) }) {
+                reason = "reconnect"
+            } else if leftMs.map({ gap.lowerBound >= $0 * 48 }) == true {
+                reason = "left"
+            } else {
+                reason = "silence"
+            }
+            return .init(kind: .audio, startMs: startMs, endMs: endMs, reason: reason)
         }
         return entry
     }
@@ -260,7 +285,8 @@ final class ParticipantRecording {
         var stats = RecordingManifest.Stats()
         for kind in [TrackKind.audio, .video] {
             var entry = RecordingManifest.KindStats()
-            if let receiver = receiverStatistics[kind] {
+            if let current = receiverStatistics[kind] {
+                let receiver = Self.sum(earlierStatistics[kind], current)
                 entry.packets = Int64(receiver.packets)
                 entry.lost = Int64(receiver.lost)
                 entry.recovered = Int64(receiver.recovered)

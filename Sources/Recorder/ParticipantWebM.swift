@@ -19,6 +19,11 @@ import Agent
 /// A keyframe with a new size stays in the same file: VP8 and VP9 keyframes carry their size in
 /// band and decoders (ffmpeg, browsers) follow it. The change is listed in ``resolutionChanges``.
 ///
+/// **Across a reconnect** the file goes on: block times jump over the gap (each track's times
+/// come from the frames' wall times again, see ``ParticipantRecording``), and after
+/// ``resumeAfterGap()`` video waits for a keyframe, as the frames before it reference pictures
+/// the decoder never got. Video in another codec than the file's track is dropped and counted.
+///
 /// A write error (disk full) ends the file: it is closed as far as it got and ``error`` says why.
 /// Not thread-safe: the recorder's writer queue owns it.
 final class ParticipantWebM {
@@ -27,6 +32,8 @@ final class ParticipantWebM {
         var bytes: [UInt8]
         var isKeyframe: Bool
         var ms: Int64
+        /// The codec of a video frame, when known: one in another codec than the track is dropped.
+        var codec: NegotiatedStream.Codec? = nil
     }
 
     let path: String
@@ -45,6 +52,8 @@ final class ParticipantWebM {
     private var newestMs: Int64 = .min
     private var lastTrackMs: [UInt8: Int64] = [:]
     private var closed = false
+    /// Set by ``resumeAfterGap()``: video frames are dropped until a keyframe.
+    private var awaitingKeyframe = false
 
     /// The file's time 0 on the recording's timeline; nil until the file exists.
     private(set) var startMs: Int64?
@@ -71,8 +80,16 @@ final class ParticipantWebM {
     func announce(kind: TrackKind, codec: NegotiatedStream.Codec) {
         switch kind {
         case .audio: audioAnnounced = true
-        case .video: if codec == .vp8 || codec == .vp9 { videoCodec = codec }
+        case .video:
+            // The track's codec is fixed once the file exists (a publisher back after a
+            // reconnect with another codec gets its video dropped, see add).
+            if writer == nil, codec == .vp8 || codec == .vp9 { videoCodec = codec }
         }
+    }
+
+    /// The connection dropped and media will come from new streams: video resumes at a keyframe.
+    func resumeAfterGap() {
+        awaitingKeyframe = true
     }
 
     func add(_ frame: Frame) {
@@ -83,6 +100,13 @@ final class ParticipantWebM {
             guard frame.kind == .audio ? audioTrack != nil : videoTrack != nil else {
                 if frame.kind == .video { videoFramesDropped += 1 }
                 return
+            }
+            if frame.kind == .video {
+                guard frame.codec == nil || frame.codec == videoCodec, !awaitingKeyframe || frame.isKeyframe else {
+                    videoFramesDropped += 1
+                    return
+                }
+                awaitingKeyframe = false
             }
             if frame.kind == .video, frame.isKeyframe, let size = Self.size(of: frame.bytes, codec: videoCodec),
                let current = currentSize, size != current

@@ -52,6 +52,11 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
     public var files: [File]
     /// Room events the recorder's bounded queue refused because the writer fell behind.
     public var eventsDropped: Int64?
+    /// Spans of the timeline during which the recorder's connection to the room was down
+    /// (between `reconnecting` and `connected` again). Every WAV holds silence there.
+    public var gaps: [ConnectionGap]
+    /// Why the recording ended early (state `failed`): the connection given up or refused.
+    public var error: String?
 
     public init(room: String, server: String, startedAt: Date, formats: [String] = [],
                 state: State = .recording, participants: [Participant] = [], files: [File] = []) {
@@ -63,13 +68,18 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         self.formats = formats
         self.participants = participants
         self.files = files
+        gaps = []
     }
 
     /// One person (feed) in the room during the recording. A rejoin is a new participant with a
-    /// new ``name`` (`-2`, `-3`, …).
+    /// new ``name`` (`-2`, `-3`, …); someone the recorder's own reconnect took away who comes
+    /// back with the same display name keeps their entry and files, with their new id in ``ids``.
     public struct Participant: Codable, Sendable, Equatable {
-        /// The SFU's id for them (Janus feed id, as a string).
+        /// The SFU's id for them (Janus feed id, as a string): the first one they had.
         public var id: String
+        /// Every id they had, in order: more than one when they came back after a reconnect of
+        /// ours (a Janus restart gives everyone new ids).
+        public var ids: [String]
         /// Their display name as announced.
         public var display: String
         /// The sanitized, unique file name stem (``NameAllocator``).
@@ -87,6 +97,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
                     files: [File] = [], stats: Stats = Stats(), gaps: [Gap] = [],
                     resolutionChanges: [ResolutionChange] = []) {
             self.id = id
+            ids = [id]
             self.display = display
             self.name = name
             self.joinedMs = joinedMs
@@ -98,7 +109,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, display, name, files, stats, gaps
+            case id, ids, display, name, files, stats, gaps
             case joinedMs = "joined_ms"
             case leftMs = "left_ms"
             case resolutionChanges = "resolution_changes"
@@ -107,6 +118,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decode(String.self, forKey: .id)
+            ids = try container.decodeIfPresent([String].self, forKey: .ids) ?? [id]
             display = try container.decode(String.self, forKey: .display)
             name = try container.decode(String.self, forKey: .name)
             joinedMs = try container.decode(Int64.self, forKey: .joinedMs)
@@ -120,6 +132,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(id, forKey: .id)
+            try container.encode(ids, forKey: .ids)
             try container.encode(display, forKey: .display)
             try container.encode(name, forKey: .name)
             try container.encode(joinedMs, forKey: .joinedMs)
@@ -353,6 +366,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         case endedAt = "ended_at"
         case durationMs = "duration_ms"
         case eventsDropped = "events_dropped"
+        case gaps, error
     }
 
     public init(from decoder: Decoder) throws {
@@ -368,6 +382,8 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         participants = try container.decode([Participant].self, forKey: .participants)
         files = try container.decodeIfPresent([File].self, forKey: .files) ?? []
         eventsDropped = try container.decodeIfPresent(Int64.self, forKey: .eventsDropped)
+        gaps = try container.decodeIfPresent([ConnectionGap].self, forKey: .gaps) ?? []
+        error = try container.decodeIfPresent(String.self, forKey: .error)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -383,6 +399,8 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         try container.encode(participants, forKey: .participants)
         try container.encode(files, forKey: .files)
         try container.encodeIfPresent(eventsDropped, forKey: .eventsDropped)
+        try container.encode(gaps, forKey: .gaps)
+        try container.encodeIfPresent(error, forKey: .error)
     }
 
     /// ISO-8601 in UTC with milliseconds: `2026-11-30T10:42:07.120Z`.

@@ -22,6 +22,16 @@ import Synchronization
 /// the recorder happened to process them, so events may be fed faster than real time. t=0 is
 /// `startedAt`.
 ///
+/// **Reconnects.** ``RoomEvent/connectionState(_:at:)`` marks the recorder's own outages: from
+/// `reconnecting` to `connected` is a gap, listed in the manifest's top-level `gaps`. Everything
+/// goes on in the same directory on one timeline: WAVs hold silence across the gap, WebMs go on
+/// with block times jumping over it (video from the next keyframe). Continuing one file keeps
+/// the contract's one `<name>.webm` per participant, and a player shows the gap as a pause; a
+/// new numbered file would read as a rejoin, which `-2` means elsewhere. Someone the drop took
+/// away who comes back with the same display name keeps their name and files
+/// (``ReconnectTimeline``). A connection given up or refused ends the recording as `failed`,
+/// with the reason in the manifest's `error` and ``connectionError``.
+///
 /// **Errors.** A failing file ends just that file, with its error in the manifest; the first
 /// such error is kept as ``outputError`` (the CLI's exit 5). A manifest that cannot be written
 /// is an output error too.
@@ -34,27 +44,29 @@ public final class RoomRecorder: @unchecked Sendable {
     public let startedAt: Date
     public let queueCapacity: Int
 
-    private let queue: DispatchQueue
+    let queue: DispatchQueue
     private let waiting = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     private let accepting = Atomic<Bool>(true)
-    private let published = Mutex(RoomRecorderProgress())
+    let published = Mutex(RoomRecorderProgress())
     private let startNanoseconds: Int64
 
-    private var manifest: RecordingManifest
-    private let manifestWriter: ManifestWriter
+    var manifest: RecordingManifest
+    let manifestWriter: ManifestWriter
     private var names = NameAllocator()
-    private var recordings: [ParticipantRecording] = []
+    var recordings: [ParticipantRecording] = []
     private var present: [String: ParticipantRecording] = [:]
     /// Names by participant id, kept after they leave, for data messages that arrive late.
     private var knownNames: [String: String] = [:]
-    private var mixer: RoomMixer?
-    private var mixError: String?
-    private var dataLog: DataMessageLog?
-    private var dataError: String?
+    var mixer: RoomMixer?
+    var mixError: String?
+    var dataLog: DataMessageLog?
+    var dataError: String?
     private var timer: DispatchSourceTimer?
-    private var furthestMs: Int64 = 0
-    private var finalManifest: RecordingManifest?
+    var furthestMs: Int64 = 0
+    var finalManifest: RecordingManifest?
+    var reconnects = ReconnectTimeline()
+    private let lostConnection = Mutex<String?>(nil)
 
     /// Creates the directory and writes the first manifest (state `recording`).
     ///
@@ -119,6 +131,8 @@ public final class RoomRecorder: @unchecked Sendable {
         // Statistics still count after the intake ended: the final figures of a stopping
         // audience cover every packet it received.
         guard accepting.load(ordering: .acquiring) || Self.isStatistics(event) else {
+            // The source leaving (`disconnected`) after the recording ended is not a loss.
+            if case .connectionState = event { return }
             dropped.add(1, ordering: .relaxed)
             return
         }
@@ -157,6 +171,9 @@ public final class RoomRecorder: @unchecked Sendable {
 
     /// The first output error, if any (CLI exit 5).
     public var outputError: RoomRecorderError? { published.withLock { $0.outputError } }
+
+    /// Why the connection to the room ended for good (retries given up, or refused), if it did.
+    public var connectionError: String? { lostConnection.withLock { $0 } }
 
     /// Stops accepting events, writes everything queued before, finishes every file (WAVs padded
     /// to the recording's end) and writes the final manifest. Blocks until done; idempotent.
@@ -218,21 +235,59 @@ public final class RoomRecorder: @unchecked Sendable {
             log(payload, from: participantID.flatMap { knownNames[$0] } ?? "unknown", atMs: ms(at))
         case .participantLeft(let id, let at):
             guard let recording = present.removeValue(forKey: id) else { break }
-            recording.leave(atMs: max(recording.joinedMs, ms(at)))
+            if reconnects.isOpen {
+                // Gone when we got back: maybe only because of the outage (see ReconnectTimeline).
+                recording.markLost(atMs: max(recording.joinedMs, ms(at)))
+                reconnects.lose(recording, display: recording.display)
+            } else {
+                recording.leave(atMs: max(recording.joinedMs, ms(at)))
+            }
             if let mixer, mixError == nil {
                 do { try mixer.leave(recording.name) } catch { failMix(error) }
             }
             publishCounts()
         case .statistics(let participantID, let kind, let statistics):
             present[participantID]?.update(statistics, kind: kind)
-        case .connectionState:
-            break  // gaps: see issue 5 (reconnect)
+        case .connectionState(let state, let at):
+            connectionChanged(state, atMs: max(0, ms(at)))
+        }
+    }
+
+    private func connectionChanged(_ state: ConnectionState, atMs: Int64) {
+        switch state {
+        case .connecting:
+            break
+        case .reconnecting(let attempt):
+            // Media after the gap comes from new streams: placed again by wall time.
+            if reconnects.reconnecting(attempt: attempt, atMs: atMs) {
+                for recording in present.values { recording.suspend() }
+            }
+        case .connected:
+            reconnects.close(atMs: atMs)
+        case .disconnected(let reason):
+            reconnects.close(atMs: atMs)
+            let text: String? = switch reason {
+            case .gaveUp(let why): "connection lost: \(why)"
+            case .refused(let why): "refused: \(why)"
+            case .left, .roomDestroyed: nil
+            }
+            if let text { lostConnection.withLock { if $0 == nil { $0 = text } } }
         }
     }
 
     @discardableResult
     private func join(id: String, display: String, atMs joinedMs: Int64) -> ParticipantRecording {
         if let existing = present[id] { return existing }
+        let (back, expired) = reconnects.reclaim(display: display, atMs: joinedMs)
+        for recording in expired { recording.leave(atMs: recording.leftMs ?? joinedMs) }
+        if let back {
+            back.resume(id: id)
+            present[id] = back
+            knownNames[id] = back.name
+            mixer?.join(back.name, atSample: joinedMs * 48)
+            publishCounts()
+            return back
+        }
         let name = names.allocate(display: display)
         let recording = ParticipantRecording(
             id: id, display: display, name: name, joinedMs: joinedMs, directory: directory, formats: formats,
@@ -275,65 +330,17 @@ public final class RoomRecorder: @unchecked Sendable {
         }
     }
 
-    private func noteOutputError(_ error: RoomRecorderError) {
+    func noteOutputError(_ error: RoomRecorderError) {
         published.withLock { if $0.outputError == nil { $0.outputError = error } }
     }
 
-    private func publishCounts() {
+    func publishCounts() {
         let presentCount = present.count, total = recordings.count, media = furthestMs
         published.withLock {
             $0.participantsPresent = presentCount
             $0.participantsRecorded = total
             $0.mediaMs = media
         }
-    }
-
-    // MARK: Manifest
-
-    private func fileBytes(_ name: String) -> Int64? {
-        var status = stat()
-        return stat(directory.filePath(name), &status) == 0 ? Int64(status.st_size) : nil
-    }
-
-    private func buildManifest() -> RecordingManifest {
-        var result = manifest
-        result.eventsDropped = eventsDropped
-        result.participants = recordings.map { $0.manifestEntry(fileBytes: fileBytes) }
-        var files: [RecordingManifest.File] = []
-        if mixer != nil || mixError != nil {
-            var file = RecordingManifest.File(
-                path: "mix.wav", format: "mix", startMs: 0,
-                tracks: [.init(kind: .audio, codec: "pcm_s16le", channels: 1, sampleRate: 48_000)],
-                bytes: fileBytes("mix.wav"), durationMs: (mixer?.emitted ?? 0) / 48)
-            file.error = mixError
-            files.append(file)
-        }
-        if dataLog != nil || dataError != nil {
-            var file = RecordingManifest.File(path: "data.jsonl", format: "data", startMs: 0, bytes: fileBytes("data.jsonl"))
-            file.error = dataError
-            files.append(file)
-        }
-        result.files = files
-        return result
-    }
-
-    private func refreshManifest(force: Bool) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard finalManifest == nil else { return }
-        publishCounts()
-        do {
-            let written = force ? true : try manifestWriter.refreshIfDue(now: .now) { buildManifest() }
-            if force { try manifestWriter.write(buildManifest()) }
-            if written { publishBytes() }
-        } catch {
-            noteOutputError(.manifest(error.description))
-        }
-    }
-
-    private func publishBytes() {
-        let paths = recordings.flatMap(\.filePaths) + (mixer != nil ? ["mix.wav"] : []) + (dataLog != nil ? ["data.jsonl"] : [])
-        let total = paths.compactMap(fileBytes).reduce(0, +)
-        published.withLock { $0.bytesWritten = total }
     }
 
     private func finish(endedAt: Date) -> RecordingManifest {
@@ -344,6 +351,7 @@ public final class RoomRecorder: @unchecked Sendable {
         // Every WAV ends at the same sample: the recording's end. Media that ran past it (frames
         // in flight when the stop came) is cut, so the files last as long as the recording did.
         let endSample = max(0, ms(endedAt)) * 48
+        reconnects.close(atMs: endSample / 48)
         for recording in recordings { recording.finish(atSample: endSample) }
         if let mixer, mixError == nil {
             do { try mixer.finish(atSample: endSample) } catch { failMix(error) }
@@ -356,7 +364,7 @@ public final class RoomRecorder: @unchecked Sendable {
         }
         manifest.endedAt = endedAt
         manifest.durationMs = endSample / 48
-        manifest.state = outputError == nil ? .finished : .failed
+        manifest.state = outputError == nil && connectionError == nil ? .finished : .failed
         var result = buildManifest()
         do {
             try manifestWriter.write(result)

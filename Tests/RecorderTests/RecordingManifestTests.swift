@@ -101,7 +101,7 @@ import Testing
         // The whole set, so a rename shows up here.
         #expect(keys == [
             "version", "state", "room", "server", "started_at", "ended_at", "duration_ms", "formats", "participants",
-            "files", "id", "display", "name", "joined_ms", "left_ms", "stats", "gaps", "resolution_changes", "path",
+            "files", "id", "ids", "display", "name", "joined_ms", "left_ms", "stats", "gaps", "resolution_changes", "path",
             "format", "start_ms", "tracks", "kind", "codec", "width", "height", "channels", "sample_rate", "ssrc",
             "rtp_ntp_mapping", "rtp", "ntp", "wall_ms", "source", "audio", "video", "packets", "lost", "recovered",
             "nacks", "plis", "keyframes", "first_frame_ms", "end_ms", "reason",

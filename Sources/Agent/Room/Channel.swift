@@ -151,7 +151,7 @@ public actor Channel {
     public func renewToken(_ token: String) async {
         guard !closed else { return }
         self.token = token
-        await audience?.setToken(token)
+        await audience?.updateToken(token)
         await publisher?.setToken(token)
         armTokenWarning()
     }

@@ -59,7 +59,7 @@ public final class PeerConnection: @unchecked Sendable {
     public let loop: EventLoop
     public let localAddresses: [String]
     public let certificate: DTLSCertificate
-    public private(set) var state: State = .new
+    public internal(set) var state: State = .new
     public internal(set) var counters = Counters()
     /// The stream id of the data channel we opened, once open was sent.
     public internal(set) var dataChannelStreamID: UInt16?
@@ -81,6 +81,14 @@ public final class PeerConnection: @unchecked Sendable {
     var localParameters: LocalTransportParameters?
     /// True when we made the offer (publishing); the answer then decides the DTLS role.
     var isOfferer = false
+    /// The peer's current `a=ice-ufrag`: an offer with another one restarts ICE.
+    var remoteICEUfrag: String?
+    /// True while the connection failed because ICE did (not DTLS): an ICE restart can recover it.
+    var iceFailed = false
+    /// ICE restarts answered so far.
+    public internal(set) var iceRestarts = 0
+    /// RFC 7675 consent freshness: a path that stops answering fails ICE within about 30 s.
+    let iceConsentFreshness: Bool
     var timer: LoopTimer?
     /// Reused for every SRTP unprotect on the receive path.
     var packetBuffer = [UInt8](repeating: 0, count: 2048)
@@ -94,11 +102,16 @@ public final class PeerConnection: @unchecked Sendable {
     /// - Parameters:
     ///   - localAddresses: IPv4 addresses to gather ICE candidates on (``ICEAllowList/resolve()``).
     ///   - certificate: our DTLS certificate; a new one per connection when nil.
-    public init(loop: EventLoop, localAddresses: [String], certificate: DTLSCertificate? = nil, handlers: Handlers = Handlers())
+    ///   - iceConsentFreshness: check the path with RFC 7675 consent requests, so a peer that
+    ///     vanishes makes the connection fail (and ``State/failed(_:)`` be reported) instead of
+    ///     going quiet for ever.
+    public init(loop: EventLoop, localAddresses: [String], certificate: DTLSCertificate? = nil, handlers: Handlers = Handlers(),
+                iceConsentFreshness: Bool = false)
         throws(PeerConnectionError)
     {
         self.loop = loop
         self.localAddresses = localAddresses
+        self.iceConsentFreshness = iceConsentFreshness
         if let certificate {
             self.certificate = certificate
         } else {
@@ -139,7 +152,12 @@ public final class PeerConnection: @unchecked Sendable {
             completion(.failure(.closed))
             return
         case .failed(let reason):
-            completion(.failure(.badOffer("the connection failed: \(reason)")))
+            // Only an offer that restarts ICE can bring back a connection ICE lost.
+            guard iceFailed, localParameters != nil else {
+                completion(.failure(.badOffer("the connection failed: \(reason)")))
+                return
+            }
+            acceptRenegotiation(offer, completion: completion)
             return
         case .connecting, .connected:
             acceptRenegotiation(offer, completion: completion)
@@ -206,6 +224,7 @@ public final class PeerConnection: @unchecked Sendable {
         do {
             agent = try ICEAgent(
                 loop: loop, role: controlling ? .controlling : .controlled, localAddresses: localAddresses,
+                consentFreshness: iceConsentFreshness,
                 onEvent: { [weak self] event in self?.handleICEEvent(event) },
                 onDatagram: { [weak self] bytes in self?.handleDatagram(bytes) })
             ice = agent
@@ -236,8 +255,11 @@ public final class PeerConnection: @unchecked Sendable {
                 pending.fail(.ice(error))
             }
         case .stateChanged(.connected):
+            // After an ICE restart the DTLS association and SRTP keys are still there.
+            if srtpIn != nil, case .connecting = state { setState(.connected) }
             startDTLSIfReady()
         case .stateChanged(.failed):
+            iceFailed = true
             fail(.iceFailed)
         case .stateChanged, .selectedPair:
             break
@@ -252,6 +274,7 @@ public final class PeerConnection: @unchecked Sendable {
         } catch {
             throw .ice(error)
         }
+        remoteICEUfrag = remote.iceUfrag
         // Candidates we cannot use (TCP, RTCP component) are skipped; ICE fails later if none work.
         for candidate in remote.candidates { try? ice.addRemoteCandidate("candidate:" + candidate) }
         do {

@@ -73,11 +73,13 @@ public final class ICEAgent: @unchecked Sendable {
     /// addresses from ``ICEAllowList/resolve()``; libnice gathers only on them.
     ///
     /// - Parameters:
+    ///   - consentFreshness: send RFC 7675 consent checks on the selected pair; without answers
+    ///     for 30 s the state becomes ``State/failed``.
     ///   - onEvent: gathering and connection state, on the loop.
     ///   - onDatagram: each received datagram, on the loop. The buffer is valid only during the
     ///     call, so the receive path can parse in place without copying.
     public init(
-        loop: EventLoop, role: Role, localAddresses: [String],
+        loop: EventLoop, role: Role, localAddresses: [String], consentFreshness: Bool = false,
         onEvent: @escaping (Event) -> Void = { _ in },
         onDatagram: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }
     ) throws(ICEAgentError) {
@@ -89,7 +91,8 @@ public final class ICEAgent: @unchecked Sendable {
         self.eventHandler = onEvent
         self.datagramHandler = onDatagram
 
-        let options = NiceAgentOption(NICE_AGENT_OPTION_REGULAR_NOMINATION.rawValue)
+        var options = NiceAgentOption(NICE_AGENT_OPTION_REGULAR_NOMINATION.rawValue)
+        if consentFreshness { options = NiceAgentOption(options.rawValue | NICE_AGENT_OPTION_CONSENT_FRESHNESS.rawValue) }
         guard let agent = nice_agent_new_full(loop.context, NICE_COMPATIBILITY_RFC5245, options) else {
             throw .creationFailed("nice_agent_new_full")
         }

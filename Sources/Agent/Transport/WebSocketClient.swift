@@ -372,6 +372,11 @@ private final class WebSocketClientCore: @unchecked Sendable {
             throw WebSocketError.closed(code: closeCode == 0 ? 1000 : closeCode, reason: closeReason)
         case .open:
             guard let connection else { throw WebSocketError.notConnected }
+            // libsoup may have seen the peer go (a server restart) before its "closed" signal
+            // reached us; sending then trips its assertion, so ask it first.
+            guard soup_websocket_connection_get_state(connection) == SOUP_WEBSOCKET_STATE_OPEN else {
+                throw WebSocketError.closed(code: 1006, reason: "the connection is closing")
+            }
             soup_websocket_connection_send_text(connection, text)
         }
     }

@@ -19,6 +19,14 @@ enum RecordCommand: Command {
         ],
         notes: [
             "SIGINT and SIGTERM stop cleanly and finalize every file.",
+            "If the connection drops (Janus restarts, the network fails), a line on stderr says so and agentd reconnects "
+                + "(0.5 s doubling to 8 s, jittered, for up to 2 minutes), rejoins and subscribes to everyone again; with "
+                + "--create it creates the room again. The recording goes on in the same directory on one timeline: WAVs "
+                + "hold silence across the gap, WebMs go on (times jump over it), manifest.json lists it under \"gaps\", "
+                + "and someone back with the same display name within a minute keeps their name and files.",
+            "If reconnecting gives up, the files are finalized as far as they got, manifest.json says state \"failed\" "
+                + "with the reason in \"error\" (the recording is shorter than asked), and the exit code is 4; "
+                + "a token or pin refused while reconnecting exits 3.",
             "A progress line (elapsed, participants, MB written, kbps) goes to stderr when it is a terminal.",
             SharedOptions.exitCodeNote,
         ]
@@ -39,9 +47,13 @@ enum RecordCommand: Command {
         // One channel on one transport loop; every room event goes to the recorder where it
         // happens (frames on the loop), with no hop per frame.
         let engine = AgentEngine(loopCount: 1)
+        let connection = ConnectionWatch(startedAt: plan.startedAt, say: context.standardError)
         let options = ChannelOptions(
             display: plan.display, pin: plan.pin, create: plan.create, iceAddresses: addresses,
-            roomEventSink: { recorder.submit($0) })
+            roomEventSink: { event in
+                recorder.submit(event)
+                connection.note(event)
+            })
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
 
@@ -55,7 +67,7 @@ enum RecordCommand: Command {
             throw JanusFailure.failure(for: error, server: plan.server, room: plan.room)
         }
 
-        let reason = await RecordSession(recorder: recorder, plan: plan, stopSignal: stopSignal).waitForEnd()
+        let reason = await RecordSession(recorder: recorder, plan: plan, stopSignal: stopSignal, connection: connection).waitForEnd()
         // The recording ends now; leaving the room takes a moment and is not part of it.
         let endedAt = Date()
         recorder.endIntake()
@@ -67,6 +79,15 @@ enum RecordCommand: Command {
             throw CommandFailure(.outputFailed, outputError.description, hint: "files so far are in \(plan.directory.path)")
         }
         RecordSummary(plan: plan, manifest: manifest, recorder: recorder, reason: reason).print(json: plan.json, context: context)
-        return .ok
+        switch reason {
+        case .disconnected(.gaveUp(let why)):
+            throw CommandFailure(.connectionFailed, "lost the connection to Janus and gave up reconnecting: \(why)",
+                                 hint: "the recording so far is in \(plan.directory.path)")
+        case .disconnected(.refused(let why)):
+            throw CommandFailure(.refused, "Janus refused us while reconnecting: \(why)",
+                                 hint: "the recording so far is in \(plan.directory.path)")
+        default:
+            return .ok
+        }
     }
 }

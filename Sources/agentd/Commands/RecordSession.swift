@@ -1,22 +1,44 @@
+import Agent
 import Foundation
 import Recorder
 
-/// The running part of `agentd record`: shows progress and waits for the duration, a signal or
-/// an output failure, whichever comes first.
+/// The running part of `agentd record`: shows progress and waits for the duration, a signal, an
+/// output failure or the connection ending for good, whichever comes first.
 struct RecordSession: Sendable {
-    enum EndReason: String, Sendable {
-        case duration, signal, outputFailed = "output_failed"
+    enum EndReason: Sendable, Equatable {
+        case duration, signal, outputFailed
+        /// Out of the room for good: retries given up, refused, or the room destroyed.
+        case disconnected(DisconnectReason)
+
+        /// The summary's `stopped_by`.
+        var name: String {
+            switch self {
+            case .duration: "duration"
+            case .signal: "signal"
+            case .outputFailed: "output_failed"
+            case .disconnected(.roomDestroyed): "room_destroyed"
+            case .disconnected(.refused): "refused"
+            case .disconnected: "connection_lost"
+            }
+        }
     }
 
     let recorder: RoomRecorder
     let plan: RecordPlan
     let stopSignal: StopSignal
+    let connection: ConnectionWatch
 
     func waitForEnd() async -> EndReason {
         let progress = ProgressLine()
         let started = ContinuousClock.now
         return await withTaskGroup(of: EndReason.self) { group in
             group.addTask { _ = await stopSignal.wait(); return .signal }
+            group.addTask {
+                for await reason in connection.lost { return .disconnected(reason) }
+                // The stream ends without a reason when we leave: wait for the others.
+                _ = await stopSignal.wait()
+                return .signal
+            }
             if let duration = plan.duration {
                 // The recording's t=0 is when we started, before joining: count from there, so
                 // a --duration 10 recording is 10 s long however long the join took.

@@ -16,7 +16,7 @@ struct RecordSummary {
                 ["name": participant.name, "display": participant.display, "files": participant.files.map(\.path)]
             }
             let object: [String: Any] = [
-                "out": plan.directory.path, "room": plan.room, "server": plan.server, "stopped_by": reason.rawValue,
+                "out": plan.directory.path, "room": plan.room, "server": plan.server, "stopped_by": reason.name, "gaps": manifest.gaps.count,
                 "duration_ms": Int(Date().timeIntervalSince(plan.startedAt) * 1000), "bytes": progress.bytesWritten,
                 "participants": participants, "events_dropped": progress.eventsDropped,
             ]
@@ -26,6 +26,6 @@ struct RecordSummary {
         }
         context.standardError(
             "agentd: recorded \(manifest.participants.count) participant(s), \(ProgressLine.megabytes(progress.bytesWritten)) "
-                + "into \(plan.directory.path) (stopped by \(reason.rawValue))")
+                + "into \(plan.directory.path) (stopped by \(reason.name))")
     }
 }

@@ -55,9 +55,7 @@ struct JanusAudienceInteropTests {
         let loop = EventLoop(name: "test.audience")
         defer { loop.shutdown() }
         let recorded = Recorded()
-        let audience = JanusAudience(
-            configuration: .init(server: lab.janusWS, room: room, display: "agentd-test", iceAddresses: [lab.hostIP ?? "10.77.0.1"]),
-            loop: loop, sink: { recorded.append($0) })
+        let audience = JanusAudience.forLab(lab, room: room, loop: loop, recorded: recorded)
         try await audience.start()
         do {
             try await pollUntil(timeout: .seconds(20), "alice's audio, a video keyframe and data") {
