@@ -131,6 +131,9 @@ import Testing
     }
 
     private func checkStackRestarts() async throws {
+        // Tests that close their connections hand usrsctp back a moment later: start from an
+        // idle stack (a user left for good would be a leak, and fails here).
+        try await pollUntil(timeout: .seconds(30), "usrsctp idle before counting restarts") { SCTPStack.settledStatistics().users == 0 }
         let before = SCTPStack.settledStatistics()
         try await runPair(round: 1)
         let afterFirst = SCTPStack.settledStatistics()
