@@ -14,16 +14,7 @@ extension JanusAudience {
         self.session = session
         let videoRoom = try await VideoRoom.attach(to: session)
         self.videoRoom = videoRoom
-        if configuration.create, try await !videoRoom.exists(room: configuration.room) {
-            var options = VideoRoomCreateOptions()
-            options.pin = configuration.pin
-            options.publishers = 16
-            do {
-                try await videoRoom.create(room: configuration.room, options: options)
-            } catch JanusError.plugin(JanusError.Code.roomExists, _) {
-                // Someone else created it between our check and our create: fine.
-            }
-        }
+        if configuration.create { try await videoRoom.createIfMissing(room: configuration.room, pin: configuration.pin) }
         let joined = try await videoRoom.joinAsParticipant(
             room: configuration.room, display: configuration.display, pin: configuration.pin)
         self.joined = joined

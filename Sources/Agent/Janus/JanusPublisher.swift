@@ -71,16 +71,7 @@ public actor JanusPublisher {
         let session = try await JanusSession.create(on: connection)
         let videoRoom = try await VideoRoom.attach(to: session)
         self.videoRoom = videoRoom
-        if configuration.create, try await !videoRoom.exists(room: configuration.room) {
-            var options = VideoRoomCreateOptions()
-            options.pin = configuration.pin
-            options.publishers = 16
-            do {
-                try await videoRoom.create(room: configuration.room, options: options)
-            } catch JanusError.plugin(JanusError.Code.roomExists, _) {
-                // Created by someone else meanwhile: fine.
-            }
-        }
+        if configuration.create { try await videoRoom.createIfMissing(room: configuration.room, pin: configuration.pin) }
         let joined = try await videoRoom.joinAsPublisher(room: configuration.room, display: configuration.display, pin: configuration.pin)
         let peer = try PeerConnection(loop: loop, localAddresses: configuration.iceAddresses)
         self.peer = peer

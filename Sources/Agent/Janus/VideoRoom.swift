@@ -37,6 +37,20 @@ public struct VideoRoom: Sendable {
         }
     }
 
+    /// Creates `room` (up to 16 publishers, with `pin`) unless it exists; a create that loses a
+    /// race with someone else's is fine. For `--create`.
+    public func createIfMissing(room: String, pin: String?) async throws {
+        guard try await !exists(room: room) else { return }
+        var options = VideoRoomCreateOptions()
+        options.pin = pin
+        options.publishers = 16
+        do {
+            try await create(room: room, options: options)
+        } catch JanusError.plugin(JanusError.Code.roomExists, _) {
+            // Created by someone else between our check and our create.
+        }
+    }
+
     /// Destroys a room (cleanup of test or temporary rooms).
     public func destroy(room: String, secret: String? = nil) async throws {
         var body: [String: JSONValue] = ["request": "destroy", "room": .string(room)]
