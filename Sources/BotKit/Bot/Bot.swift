@@ -145,6 +145,7 @@ public actor Bot {
                 switch event {
                 case .userJoined(let user): emit(.participantJoined(id: user.id, display: user.display))
                 case .userLeft(let user): emit(.participantLeft(id: user.id))
+                case .trackSubscribed(let user, let track): emit(.trackSubscribed(participantID: user.id, display: user.display, track: track))
                 case .dataReceived(let from, let payload): emit(.dataReceived(from: from?.id, payload: payload))
                 case .statsReport(let report): emit(.statistics(report))
                 case .connectionStateChanged(.disconnected(let reason)):

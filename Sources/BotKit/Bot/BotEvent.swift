@@ -8,6 +8,11 @@ public enum BotEvent: Sendable {
     /// Someone in the room (seen only when the bot ``BotConfiguration/listens``).
     case participantJoined(id: String, display: String)
     case participantLeft(id: String)
+    /// A track of another participant that the bot subscribed to (only when the bot
+    /// ``BotConfiguration/listens``). Attach sinks (e.g. ``RemoteAudioSink``) to `track` to
+    /// receive its media; it finishes when unsubscribed. Comes after that participant's
+    /// ``participantJoined(id:display:)``.
+    case trackSubscribed(participantID: String, display: String, track: RemoteTrack)
     /// A data message from another participant. Janus relays data without its sender, so
     /// `from` is nil unless the room tells who sent it.
     case dataReceived(from: String?, payload: DataChannelMessage.Payload)

@@ -1,4 +1,8 @@
-/// `agentd bot`: run a bot recipe.
+import Agent
+import Foundation
+
+/// `agentd bot`: run a bot recipe (recipes/README.md) in a room until its duration passes, its
+/// files end, or SIGINT/SIGTERM.
 enum BotCommand: Command {
     static let spec = CommandSpec(
         name: "bot",
@@ -8,14 +12,53 @@ enum BotCommand: Command {
             .value("server", "WS_URL", "Janus WebSocket URL; overrides the recipe."),
             .value("room", "ROOM", "Room id; overrides the recipe."),
             SharedOptions.duration, SharedOptions.iceAllow,
+            .value("token", "T", "Janus core token; overrides the recipe."),
+            .value("pin", "P", "Room pin; overrides the recipe."),
+            .flag("create", "Create the room if it does not exist (as the recipe's \"create\": true)."),
+            .value("display", "NAME", "Display name; overrides the recipe (load participants add -1, -2, ...)."),
+            .value("recipes", "DIR", "Where a recipe given by name (e.g. 'tone') is found. Default: ./recipes.", environment: "AGENTD_RECIPES"),
         ],
-        notes: [SharedOptions.exitCodeNote]
+        notes: [
+            "RECIPE.json is a recipe file, or the name of one in --recipes (tone, player, echo, announcer, greeter, recorder, load).",
+            "Recipes are checked strictly before anything joins: an unknown key or a bad value exits 2 naming its JSON path.",
+            "Relative file paths in a recipe are relative to the recipe file. --duration, SIGINT and SIGTERM stop cleanly.",
+            "At the end one line on stderr says what it did (participants, packets, greetings, announcements, echoed frames).",
+            SharedOptions.exitCodeNote,
+        ]
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        _ = try arguments.serverURL()
-        _ = try arguments.roomName()
-        _ = try arguments.seconds("duration")
-        throw NotYetAvailable(command: "bot", landsWith: "recipes land with issue 6").failure
+        let overrides = RecipeOverrides(
+            server: try arguments.serverURL()?.absoluteString, room: try arguments.roomName(), token: arguments.value("token"),
+            pin: arguments.value("pin"), create: arguments.has("create") ? true : nil, display: try display(arguments),
+            duration: try arguments.seconds("duration"))
+        let recipe = try load(arguments.positionals[0], recipes: arguments.value("recipes"))
+        let addresses = try SharedOptions.iceAddresses(arguments.value("ice-allow"))
+        let runner = RecipeRunner(
+            recipe: recipe, overrides: overrides, iceAddresses: addresses,
+            environment: RecipeEnvironment(variables: context.environment, log: context.standardError))
+        let stopSignal = StopSignal()
+        defer { stopSignal.cancel() }
+        let outcome = try await runner.run(until: { _ = await stopSignal.wait() })
+        context.standardError("agentd: \(outcome.line)")
+        return .ok
+    }
+
+    /// A path (anything with a `/` or ending in .json), else a name in the recipes directory.
+    static func load(_ argument: String, recipes: String?) throws -> Recipe {
+        do {
+            if argument.contains("/") || argument.hasSuffix(".json") { return try RecipeLibrary.load(path: argument) }
+            return try RecipeLibrary(directory: URL(fileURLWithPath: recipes ?? "recipes")).recipe(named: argument)
+        } catch {
+            throw CommandFailure(.usage, error.description, hint: "see recipes/README.md")
+        }
+    }
+
+    private static func display(_ arguments: ParsedArguments) throws -> String? {
+        guard let display = arguments.value("display") else { return nil }
+        guard !display.isEmpty, display.count <= 64 else {
+            throw UsageError.invalidValue(option: "display", value: display, expected: "a display name of 1-64 characters")
+        }
+        return display
     }
 }

@@ -63,7 +63,7 @@ enum PlayFiles {
         }
     }
 
-    private static func openWebM(_ path: String, kinds: Set<TrackKind>) throws -> WebMSource {
+    static func openWebM(_ path: String, kinds: Set<TrackKind>) throws -> WebMSource {
         do {
             return try WebMSource(path: path, kinds: kinds)
         } catch {

@@ -1,0 +1,145 @@
+import Agent
+import BotKit
+import Foundation
+import Synchronization
+
+/// One bot of a running host recipe, with what drives its tracks (tone, pattern, speech, echo)
+/// and its behaviours. It reports the ends it sees (connection lost, files over) to its runner.
+final class RecipeParticipant: Sendable {
+    enum End: Sendable {
+        case connectionLost(String)
+        case playbackFinished(BotEvent.PlaybackEnd)
+    }
+
+    let display: String
+    let bot: Bot
+    let speaker: Speaker?
+    let echo: EchoRelay?
+    let behaviours: RecipeBehaviours
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    private init(display: String, bot: Bot, speaker: Speaker?, echo: EchoRelay?, behaviours: RecipeBehaviours) {
+        self.display = display
+        self.bot = bot
+        self.speaker = speaker
+        self.echo = echo
+        self.behaviours = behaviours
+    }
+
+    /// Builds the media (files opened, espeak-ng found: both before joining), joins, and starts the feeds and behaviours once the media flows.
+    /// - Throws: ``CommandFailure`` with the CLI contract's code.
+    static func start(recipe: Recipe, display: String, server: String, room: String, iceAddresses: [String],
+                      environment: RecipeEnvironment, onEnd: @escaping @Sendable (End) -> Void) async throws -> RecipeParticipant {
+        let tracks = try RecipeMedia(recipe: recipe)
+        var synthesizer: SpeechSynthesizer?
+        if case .speech(let voice, let wordsPerMinute) = recipe.audio {
+            do {
+                let executable = try SpeechSynthesizer.locate(environment.speechCommand, environment: environment.variables)
+                synthesizer = SpeechSynthesizer(executable: executable, voice: voice, wordsPerMinute: wordsPerMinute)
+            } catch {
+                throw CommandFailure(.failure, "the speech source needs espeak-ng: \(error)", hint: "apt-get install espeak-ng")
+            }
+        }
+        let media = try tracks.botMedia(recipe)
+        let configuration = BotConfiguration(
+            server: server, room: room, display: display, token: recipe.token, pin: recipe.pin, create: recipe.create,
+            iceAddresses: iceAddresses, listens: recipe.listens)
+        // One engine (and transport loop) per bot: an engine joins a room once.
+        let bot = Bot(configuration: configuration)
+        var speaker: Speaker?
+        if let track = tracks.audioTrack, let synthesizer {
+            speaker = Speaker(track: track, synthesizer: synthesizer, log: environment.log)
+        }
+        var echo: EchoRelay?
+        if case .echo(let delay) = recipe.audio, let track = tracks.audioTrack { echo = EchoRelay(track: track, delayMilliseconds: delay) }
+        let behaviours = RecipeBehaviours(
+            recipe.behaviours, botName: display, send: { text in try await bot.send(text: text) },
+            say: { [speaker] text in speaker?.say(text) })
+        let participant = RecipeParticipant(display: display, bot: bot, speaker: speaker, echo: echo, behaviours: behaviours)
+        // Events are read from before the start, so no arrival or track is missed.
+        participant.keep(participant.handleEvents(onEnd: onEnd))
+        do {
+            try await bot.start(media)
+        } catch {
+            await participant.stop()
+            throw Self.failure(error, server: server, room: room)
+        }
+        if case .tone(let frequency, let amplitude) = recipe.audio, let track = tracks.audioTrack {
+            participant.keep(ToneFeed.start(into: track, frequency: frequency, amplitude: amplitude))
+        }
+        if let track = tracks.videoTrack, let square = tracks.square, case .pattern(_, _, let framesPerSecond, _) = recipe.video {
+            participant.keep(PatternFeed.start(into: track, square: square, framesPerSecond: framesPerSecond))
+        }
+        if let echo { participant.keep(echo.startDraining()) }
+        behaviours.started()
+        return participant
+    }
+
+    /// Stops the feeds and behaviours and leaves the room. Idempotent.
+    func stop() async {
+        behaviours.stop()
+        speaker?.stop()
+        let running = tasks.withLock { tasks in
+            defer { tasks.removeAll() }
+            return tasks
+        }
+        for task in running { task.cancel() }
+        await bot.stop()
+    }
+
+    private func keep(_ task: Task<Void, Never>) {
+        tasks.withLock { $0.append(task) }
+    }
+
+    private func handleEvents(onEnd: @escaping @Sendable (End) -> Void) -> Task<Void, Never> {
+        let bot = bot
+        let echo = echo
+        let behaviours = behaviours
+        return Task {
+            var displays: [String: String] = [:]
+            for await event in bot.events {
+                switch event {
+                case .participantJoined(let id, let display):
+                    displays[id] = display
+                    // Behaviours may wait (a send retried while the data channel opens): never here.
+                    Task { await behaviours.userJoined(display: display) }
+                case .participantLeft(let id):
+                    echo?.forget(id)
+                    let display = displays.removeValue(forKey: id) ?? id
+                    Task { await behaviours.userLeft(display: display) }
+                case .trackSubscribed(_, _, let track):
+                    try? echo?.attach(track)
+                case .connectionLost(let reason):
+                    onEnd(.connectionLost(reason))
+                case .playbackFinished(let end):
+                    onEnd(.playbackFinished(end))
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    static func failure(_ error: Error, server: String, room: String) -> CommandFailure {
+        if let failure = error as? CommandFailure { return failure }
+        if let botError = error as? BotError { return FilePlayer.failure(botError, room: room) }
+        return JanusFailure.failure(for: error, server: server, room: room)
+    }
+}
+
+/// What a running recipe may use from its surroundings; the CLI and the daemon supply their own.
+struct RecipeEnvironment: Sendable {
+    /// Environment variables (for finding espeak-ng on `PATH`).
+    var variables: [String: String]
+    /// espeak-ng's name or path.
+    var speechCommand: String
+    /// One-line notes worth a log line (a text that could not be spoken).
+    var log: @Sendable (String) -> Void
+
+    init(variables: [String: String] = ProcessInfo.processInfo.environment, speechCommand: String = "espeak-ng",
+         log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.variables = variables
+        self.speechCommand = speechCommand
+        self.log = log
+    }
+}

@@ -1,0 +1,182 @@
+import Agent
+import BotKit
+import Foundation
+
+/// Runs one recipe in-process until it is stopped, its duration passes, its files end (a
+/// playlist without loop) or the connection is lost: `agentd bot` and the daemon's
+/// `POST /v1/bots` both use it.
+///
+/// ```swift
+/// let recipe = try RecipeLibrary(directory: recipes).recipe(named: "tone")
+/// let runner = RecipeRunner(recipe: recipe, overrides: .init(room: "demo"), iceAddresses: addresses)
+/// let outcome = try await runner.run(until: { await stopRequested() })
+/// print(outcome.line)
+/// ```
+///
+/// It installs no signal handlers and prints nothing: the caller decides what stops it and
+/// where the summary goes.
+actor RecipeRunner {
+    /// The recipe with the overrides applied.
+    let recipe: Recipe
+    let iceAddresses: [String]
+    let environment: RecipeEnvironment
+    private let recordingLauncher: RecordingLauncher?
+    private var participants: [RecipeParticipant] = []
+    private var outcome: RecipeOutcome
+    private var startedAt: ContinuousClock.Instant?
+
+    private enum Stop: Sendable {
+        case requested, duration, ended(RecipeParticipant.End)
+    }
+
+    init(recipe: Recipe, overrides: RecipeOverrides = RecipeOverrides(), iceAddresses: [String],
+         environment: RecipeEnvironment = RecipeEnvironment(), recordingLauncher: RecordingLauncher? = nil) {
+        self.recipe = overrides.applied(to: recipe)
+        self.iceAddresses = iceAddresses
+        self.environment = environment
+        self.recordingLauncher = recordingLauncher
+        outcome = RecipeOutcome(recipe: recipe.name, room: self.recipe.room ?? "")
+    }
+
+    /// Joins, runs and leaves. `stop` returns when the run should end (a signal, a DELETE); it is
+    /// cancelled when the run ends for another reason, and should then return.
+    /// - Returns: what the run did.
+    /// - Throws: ``CommandFailure`` with the CLI contract's code: 2 for a missing server or room
+    ///   and unreadable files (before joining), 3 refused, 4 connection failed or lost, 1 other.
+    func run(until stop: @escaping @Sendable () async -> Void) async throws -> RecipeOutcome {
+        guard let server = recipe.server else {
+            throw CommandFailure(.usage, "recipe \(recipe.name) names no server", hint: "give --server or \"server\" in the recipe")
+        }
+        guard let room = recipe.room else {
+            throw CommandFailure(.usage, "recipe \(recipe.name) names no room", hint: "give --room or \"room\" in the recipe")
+        }
+        if recipe.role == .audience { return try await record(server: server, room: room, until: stop) }
+
+        let (stops, stopContinuation) = AsyncStream<Stop>.makeStream()
+        let finishedPlayback = Shared(0)
+        let count = recipe.participants
+        let onEnd: @Sendable (RecipeParticipant.End) -> Void = { end in
+            switch end {
+            case .connectionLost: stopContinuation.yield(.ended(end))
+            case .playbackFinished:
+                // Every participant plays the same files: the run ends when all of them are done.
+                let done = finishedPlayback.withLock { finished in
+                    finished += 1
+                    return finished == count
+                }
+                if done { stopContinuation.yield(.ended(end)) }
+            }
+        }
+        do {
+            for index in 1...count {
+                let display = count == 1 ? recipe.display : "\(recipe.display)-\(index)"
+                participants.append(try await RecipeParticipant.start(
+                    recipe: recipe, display: display, server: server, room: room, iceAddresses: iceAddresses,
+                    environment: environment, onEnd: onEnd))
+            }
+        } catch {
+            await leave()
+            throw RecipeParticipant.failure(error, server: server, room: room)
+        }
+        startedAt = .now
+        let waiters = [
+            Task { await stop(); stopContinuation.yield(.requested) },
+            Task { [duration = recipe.duration] in
+                guard let duration else { return }
+                do { try await Task.sleep(for: .nanoseconds(Int64(duration * 1e9))) } catch { return }
+                stopContinuation.yield(.duration)
+            },
+        ]
+        var reason = Stop.requested
+        for await first in stops {
+            reason = first
+            break
+        }
+        for waiter in waiters { waiter.cancel() }
+        stopContinuation.finish()
+        switch reason {
+        case .requested: outcome.stoppedBy = "signal"
+        case .duration: outcome.stoppedBy = "duration"
+        case .ended(.playbackFinished(.readError(let why))): outcome.stoppedBy = "a read error (\(why))"
+        case .ended(.playbackFinished): outcome.stoppedBy = "end of files"
+        case .ended(.connectionLost): outcome.stoppedBy = "connection lost"
+        }
+        await refresh()
+        await leave()
+        await refresh()
+        if case .ended(.connectionLost(let why)) = reason {
+            throw CommandFailure(.connectionFailed, "recipe \(recipe.name) lost its connection to \(room): \(why)")
+        }
+        return outcome
+    }
+
+    /// What the run has done so far (or did, once it ended).
+    func progress() async -> RecipeOutcome {
+        await refresh()
+        return outcome
+    }
+
+    private func record(server: String, room: String, until stop: @escaping @Sendable () async -> Void) async throws -> RecipeOutcome {
+        guard let recordingLauncher, let settings = recipe.record else {
+            throw CommandFailure(.failure, "recipe \(recipe.name) records, and recording from a recipe is not in this build",
+                                 hint: "use 'agentd record'")
+        }
+        let request = RecordingRequest(
+            server: server, room: room, token: recipe.token, pin: recipe.pin, display: recipe.display, create: recipe.create,
+            iceAddresses: iceAddresses, formats: settings.formats, out: settings.out, duration: recipe.duration)
+        let duration = recipe.duration
+        let reason = Shared("signal")
+        let until: @Sendable () async -> Void = {
+            await withTaskGroup(of: String?.self) { group in
+                group.addTask { await stop(); return "signal" }
+                if let duration {
+                    group.addTask { (try? await Task.sleep(for: .nanoseconds(Int64(duration * 1e9)))).map { "duration" } }
+                }
+                if let first = await group.next() { reason.withLock { $0 = first ?? "signal" } }
+                group.cancelAll()
+            }
+        }
+        startedAt = .now
+        outcome.participants = 1
+        outcome.recording = try await recordingLauncher(request, until)
+        outcome.stoppedBy = reason.current
+        await refresh()
+        return outcome
+    }
+
+    private func leave() async {
+        for participant in participants { await participant.stop() }
+    }
+
+    /// Reads every participant's counters into ``outcome``.
+    private func refresh() async {
+        if let startedAt { outcome.seconds = Double((ContinuousClock.now - startedAt).components.seconds) + Double((ContinuousClock.now - startedAt).components.attoseconds) / 1e18 }
+        guard recipe.role == .host else { return }
+        var next = outcome
+        next.participants = participants.count
+        (next.packetsSent, next.bytesSent, next.framesPlayed, next.passes) = (0, 0, 0, 0)
+        (next.messagesSent, next.greetings, next.announcements, next.spoken, next.speechFailures) = (0, 0, 0, 0, 0)
+        (next.echoedFrames, next.echoedTracks) = (0, 0)
+        for participant in participants {
+            let sent = await participant.bot.sendStatistics()
+            next.packetsSent += sent.values.reduce(0) { $0 + $1.packets }
+            next.bytesSent += sent.values.reduce(0) { $0 + $1.bytes }
+            let (frames, passes) = await participant.bot.playbackProgress()
+            next.framesPlayed += frames
+            next.passes = max(next.passes, passes)
+            let behaviours = participant.behaviours.counters
+            next.messagesSent += behaviours.messagesSent
+            next.greetings += behaviours.greetings
+            next.announcements += behaviours.announcements
+            if let speaker = participant.speaker?.counters {
+                next.spoken += speaker.spoken
+                next.speechFailures += speaker.failed
+            }
+            if let echo = participant.echo?.statistics {
+                next.echoedFrames += echo.frames
+                next.echoedTracks += echo.tracks
+            }
+        }
+        outcome = next
+    }
+}
