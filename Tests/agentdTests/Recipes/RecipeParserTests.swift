@@ -1,0 +1,210 @@
+import Agent
+import Foundation
+import TestSupport
+import Testing
+
+@testable import agentd
+
+/// The recipe format: every shipped recipe parses to what it says, schema.json describes the keys
+/// the parser takes, and bad recipes fail with the JSON path of the problem.
+@Suite struct RecipeParserTests {
+    static let recipes = Repository.root.appendingPathComponent("recipes")
+    static let shipped = ["tone", "player", "echo", "announcer", "greeter", "recorder", "load"]
+    static let base = URL(fileURLWithPath: "/srv/recipes")
+
+    func parse(_ text: String) throws(RecipeError) -> Recipe {
+        try RecipeParser.parse(Data(text.utf8), baseDirectory: Self.base)
+    }
+
+    /// The error a recipe text gives, as (path, message).
+    func failure(_ text: String) -> (path: String, message: String)? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch .invalid(let path, let message) {
+            return (path, message)
+        } catch {
+            return ("(not invalid)", error.description)
+        }
+    }
+
+    @Test("every shipped recipe parses, and the library lists them all")
+    func shippedRecipesParse() throws {
+        let library = RecipeLibrary(directory: Self.recipes)
+        #expect(Set(library.names()).isSuperset(of: Self.shipped), "\(library.names())")
+        for name in library.names() {
+            let recipe = try library.recipe(named: name)
+            #expect(recipe.name == name)
+        }
+        let tone = try library.recipe(named: "tone")
+        #expect(tone.audio == .tone(frequency: 440, amplitude: 0.5) && tone.video == nil && !tone.listens)
+        let player = try library.recipe(named: "player")
+        guard case .file(let files) = player.video else { Issue.record("player has no file video"); return }
+        #expect(files.loop && player.resolve(files.playlist[0]) == Repository.root.appendingPathComponent("samples/pattern.webm").path)
+        #expect(try library.recipe(named: "echo").audio == .echo(delayMilliseconds: 500))
+        #expect(try library.recipe(named: "echo").listens)
+        let greeter = try library.recipe(named: "greeter")
+        #expect(greeter.listens && greeter.behaviours.first?.trigger == .userJoined)
+        #expect(greeter.behaviours.first?.send?.render(name: "carol") == #"{"text":"welcome carol","to":"carol","type":"greeting"}"#)
+        let announcer = try library.recipe(named: "announcer")
+        #expect(announcer.behaviours.map(\.trigger) == [.start, .every(seconds: 10, times: nil)])
+        let recorder = try library.recipe(named: "recorder")
+        #expect(recorder.role == .audience && recorder.record == .init(formats: ["webm", "wav", "data"], out: nil))
+        #expect(try library.recipe(named: "load").participants == 3)
+    }
+
+    @Test("schema.json's top-level properties are exactly the keys the parser accepts; its source lists match")
+    func schemaMatchesParser() throws {
+        let data = try Data(contentsOf: Self.recipes.appendingPathComponent("schema.json"))
+        let schema = try JSONDecoder().decode(JSONValue.self, from: data)
+        let properties = Set(schema["properties"]?.objectValue?.keys.map { $0 } ?? [])
+        #expect(properties == RecipeParser.topLevelKeys)
+        #expect(schema["additionalProperties"] == .bool(false))
+        func sources(_ definition: String) -> Set<String> {
+            let variants = schema["$defs"]?[definition]?["oneOf"]?.arrayValue ?? []
+            return Set(variants.compactMap { variant -> String? in
+                let resolved = variant["$ref"]?.stringValue.map { _ in schema["$defs"]?["files"] ?? .null } ?? variant
+                return resolved["properties"]?["source"]?["const"]?.stringValue
+            })
+        }
+        #expect(sources("audio") == Set(RecipeParser.audioSources))
+        #expect(sources("video") == Set(RecipeParser.videoSources))
+        #expect(Set(schema["$defs"]?["behaviour"]?["properties"]?["on"]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                == Set(RecipeParser.triggers))
+    }
+
+    @Test("defaults: role host, display = name, tone 440 Hz at 0.5, one participant")
+    func defaults() throws {
+        let recipe = try parse(#"{"name": "t", "tracks": {"audio": {"source": "tone"}, "video": {"source": "pattern"}}}"#)
+        #expect(recipe.role == .host && recipe.display == "t" && recipe.participants == 1 && !recipe.create)
+        #expect(recipe.audio == .tone(frequency: 440, amplitude: 0.5))
+        #expect(recipe.video == .pattern(width: 320, height: 240, framesPerSecond: 15, bitrate: 500_000))
+        #expect(recipe.resolve("a.wav") == "/srv/recipes/a.wav" && recipe.resolve("/x.wav") == "/x.wav")
+    }
+
+    @Test("unknown keys are errors naming their path", arguments: [
+        (#"{"name": "t", "colour": 1, "tracks": {"audio": {"source": "tone"}}}"#, "$.colour"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "tone", "freq": 440}}}"#, "$.tracks.audio.freq"),
+        (#"{"name": "t", "tracks": {"screen": {}}}"#, "$.tracks.screen"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"on": "start", "say": "x", "loud": true}]}"#, "$.behaviours[0].loud"),
+        (#"{"name": "r", "role": "audience", "record": {"format": ["wav"]}}"#, "$.record.format"),
+    ])
+    func unknownKeys(text: String, path: String) {
+        let error = failure(text)
+        #expect(error?.path == path, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("unknown key") == true)
+    }
+
+    @Test("bad values are errors naming their path", arguments: [
+        (#"{"tracks": {"audio": {"source": "tone"}}}"#, "$.name"),
+        (#"{"name": "has space", "tracks": {"audio": {"source": "tone"}}}"#, "$.name"),
+        (#"{"name": "t", "role": "guest", "tracks": {"audio": {"source": "tone"}}}"#, "$.role"),
+        (#"{"name": "t", "create": 1, "tracks": {"audio": {"source": "tone"}}}"#, "$.create"),
+        (#"{"name": "t", "duration": 0, "tracks": {"audio": {"source": "tone"}}}"#, "$.duration"),
+        (#"{"name": "t", "duration": "5", "tracks": {"audio": {"source": "tone"}}}"#, "$.duration"),
+        (#"{"name": "t", "server": "http://x/", "tracks": {"audio": {"source": "tone"}}}"#, "$.server"),
+        (#"{"name": "t", "room": "a/b", "tracks": {"audio": {"source": "tone"}}}"#, "$.room"),
+        (#"{"name": "t", "participants": 2.5, "tracks": {"audio": {"source": "tone"}}}"#, "$.participants"),
+        (#"{"name": "t", "participants": 51, "tracks": {"audio": {"source": "tone"}}}"#, "$.participants"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "tone", "frequency": 5}}}"#, "$.tracks.audio.frequency"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "tone", "amplitude": 2}}}"#, "$.tracks.audio.amplitude"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "noise"}}}"#, "$.tracks.audio.source"),
+        (#"{"name": "t", "tracks": {"audio": {}}}"#, "$.tracks.audio.source"),
+        (#"{"name": "t", "tracks": {"audio": "tone"}}"#, "$.tracks.audio"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "file"}}}"#, "$.tracks.audio.playlist"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "file", "playlist": []}}}"#, "$.tracks.audio.playlist"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "file", "playlist": ["a.wav", 3]}}}"#, "$.tracks.audio.playlist[1]"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "echo", "delay_ms": -1}}}"#, "$.tracks.audio.delay_ms"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech", "voice": "en; rm"}}}"#, "$.tracks.audio.voice"),
+        (#"{"name": "t", "tracks": {"video": {"source": "pattern", "width": 321}}}"#, "$.tracks.video"),
+        (#"{"name": "t", "tracks": {"video": {"source": "tone"}}}"#, "$.tracks.video.source"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": {}}"#, "$.behaviours"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"say": "x"}]}"#, "$.behaviours[0]"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"on": "start"}]}"#, "$.behaviours[0]"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"on": "start", "every": 2, "say": "x"}]}"#, "$.behaviours[0]"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"on": "joined", "say": "x"}]}"#, "$.behaviours[0].on"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"on": "start", "times": 2, "say": "x"}]}"#, "$.behaviours[0].times"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"every": 0, "say": "x"}]}"#, "$.behaviours[0].every"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"on": "start", "send": 5}]}"#, "$.behaviours[0].send"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "tone"}}, "behaviours": [{"on": "start", "say": "x"}]}"#, "$.behaviours[0].say"),
+        (#"{"name": "t"}"#, "$.tracks"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "tone"}}, "record": {}}"#, "$.record"),
+        (#"{"name": "r", "role": "audience"}"#, "$.record"),
+        (#"{"name": "r", "role": "audience", "record": {}, "tracks": {"audio": {"source": "tone"}}}"#, "$.tracks"),
+        (#"{"name": "r", "role": "audience", "record": {"formats": ["wav", "mp3"]}}"#, "$.record.formats[1]"),
+        (#"{"name": "t", "participants": 3, "tracks": {"audio": {"source": "echo"}}}"#, "$.tracks.audio.source"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "file", "playlist": ["a.wav"], "loop": true}, "video": {"source": "file", "playlist": ["b.ivf"]}}}"#, "$.tracks.video.loop"),
+        (#"{"name": "t", "tracks": {"audio": {"source": "file", "playlist": ["a.wav"]}, "video": {"source": "file", "playlist": ["b.ivf", "c.ivf"]}}}"#, "$.tracks.video.playlist"),
+        (#"[1, 2]"#, "$"),
+    ])
+    func badValues(text: String, path: String) {
+        let error = failure(text)
+        #expect(error?.path == path, "\(String(describing: error))")
+    }
+
+    @Test("messages say what was expected and what came")
+    func messages() {
+        let error = failure(#"{"name": "t", "tracks": {"audio": {"source": "tone", "frequency": 5}}}"#)
+        #expect(error?.message == "expected a number from 20 to 20000, got 5")
+        #expect(RecipeError.invalid(path: "$.a", message: "b").description == "$.a: b")
+        #expect(throws: RecipeError.self) { try parse("{not json") }
+    }
+
+    @Test("{name} is filled in text, in every string of a JSON message, and stays valid JSON")
+    func templates() throws {
+        #expect(Recipe.MessageTemplate.text("hi {name}!").render(name: "bob") == "hi bob!")
+        let json = Recipe.MessageTemplate.json(["to": "{name}", "list": ["{name}", 3], "n": 1])
+        let rendered = json.render(name: #"a "quoted" name"#)
+        let back = try JSONValue(parsing: rendered)
+        #expect(back["to"] == .string(#"a "quoted" name"#) && back["list"] == [.string(#"a "quoted" name"#), 3])
+    }
+
+    @Test("overrides replace the recipe's room settings; a recipe without server or room is a usage error")
+    func overrides() async throws {
+        let recipe = try parse(#"{"name": "t", "room": "a", "display": "x", "tracks": {"audio": {"source": "tone"}}}"#)
+        let applied = RecipeOverrides(server: "ws://h/", room: "b", create: true, display: "y", duration: 3).applied(to: recipe)
+        #expect(applied.server == "ws://h/" && applied.room == "b" && applied.create && applied.display == "y" && applied.duration == 3)
+        #expect(RecipeOverrides().applied(to: recipe) == recipe)
+        let runner = RecipeRunner(recipe: recipe, iceAddresses: [])
+        await #expect(throws: CommandFailure(.usage, "recipe t names no server", hint: "give --server or \"server\" in the recipe")) {
+            _ = try await runner.run(until: {})
+        }
+    }
+
+    @Test("the recorder recipe calls its RecordingLauncher with the recipe's settings; without one it says so")
+    func recorderSeam() async throws {
+        let recipe = try RecipeLibrary(directory: Self.recipes).recipe(named: "recorder")
+        let overrides = RecipeOverrides(server: "ws://10.77.0.2:8188/", room: "r1", duration: 0.05)
+        let without = RecipeRunner(recipe: recipe, overrides: overrides, iceAddresses: ["10.77.0.1"])
+        await #expect(throws: CommandFailure.self) { _ = try await without.run(until: {}) }
+        let seen = Shared<RecordingRequest?>(nil)
+        let with = RecipeRunner(recipe: recipe, overrides: overrides, iceAddresses: ["10.77.0.1"]) { request, stop in
+            seen.withLock { $0 = request }
+            await stop()
+            return "recorded"
+        }
+        let outcome = try await with.run(until: { try? await Task.sleep(for: .seconds(30)) })
+        #expect(outcome.recording == "recorded" && outcome.stoppedBy == "duration", "\(outcome)")
+        #expect(seen.current == RecordingRequest(server: "ws://10.77.0.2:8188/", room: "r1", display: "recorder", create: false,
+                                                 iceAddresses: ["10.77.0.1"], formats: ["webm", "wav", "data"], out: nil, duration: 0.05))
+    }
+
+    @Test("agentd bot: a bad recipe exits 2 naming the path, before joining anything")
+    func badRecipeExitsUsage() async throws {
+        let scratch = try ScratchDirectory("recipe-bad")
+        let path = scratch.path("bad.json")
+        try Data(#"{"name": "t", "tracks": {"audio": {"source": "tone", "frequency": "high"}}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        let output = CapturedOutput()
+        let code = await output.tool().run(["bot", path, "--server", "ws://10.77.0.2:8188/", "--room", "x"])
+        #expect(code == .usage)
+        #expect(output.stderr.hasPrefix("agentd: error: $.tracks.audio.frequency: expected a number"), "\(output.stderr)")
+        let missing = CapturedOutput()
+        #expect(await missing.tool().run(["bot", "nonexistent", "--recipes", scratch.directory.path]) == .usage)
+        #expect(missing.stderr.contains("no recipe named 'nonexistent'"), "\(missing.stderr)")
+        let noFile = CapturedOutput()
+        try Data(#"{"name": "p", "tracks": {"audio": {"source": "file", "playlist": ["missing.wav"]}}}"#.utf8)
+            .write(to: URL(fileURLWithPath: scratch.path("p.json")))
+        #expect(await noFile.tool().run(["bot", scratch.path("p.json"), "--server", "ws://10.77.0.2:8188/", "--room", "x"]) == .usage)
+        #expect(noFile.stderr.contains("missing.wav"), "\(noFile.stderr)")
+    }
+}
