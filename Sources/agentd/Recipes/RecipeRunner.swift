@@ -150,7 +150,10 @@ actor RecipeRunner {
 
     /// Reads every participant's counters into ``outcome``.
     private func refresh() async {
-        if let startedAt { outcome.seconds = Double((ContinuousClock.now - startedAt).components.seconds) + Double((ContinuousClock.now - startedAt).components.attoseconds) / 1e18 }
+        if let startedAt {
+            let (seconds, attoseconds) = (ContinuousClock.now - startedAt).components
+            outcome.seconds = Double(seconds) + Double(attoseconds) / 1e18
+        }
         guard recipe.role == .host else { return }
         var next = outcome
         next.participants = participants.count
