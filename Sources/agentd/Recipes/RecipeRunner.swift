@@ -24,6 +24,7 @@ actor RecipeRunner {
     private var participants: [RecipeParticipant] = []
     private var outcome: RecipeOutcome
     private var startedAt: ContinuousClock.Instant?
+    private var ran = false
 
     private enum Stop: Sendable {
         case requested, duration, ended(RecipeParticipant.End)
@@ -38,12 +39,14 @@ actor RecipeRunner {
         outcome = RecipeOutcome(recipe: recipe.name, room: self.recipe.room ?? "")
     }
 
-    /// Joins, runs and leaves. `stop` returns when the run should end (a signal, a DELETE); it is
+    /// Joins, runs and leaves; once per runner. `stop` returns when the run should end (a signal, a DELETE); it is
     /// cancelled when the run ends for another reason, and should then return.
     /// - Returns: what the run did.
     /// - Throws: ``CommandFailure`` with the CLI contract's code: 2 for a missing server or room
     ///   and unreadable files (before joining), 3 refused, 4 connection failed or lost, 1 other.
     func run(until stop: @escaping @Sendable () async -> Void) async throws -> RecipeOutcome {
+        guard !ran else { throw CommandFailure(.failure, "recipe \(recipe.name) already ran on this runner", hint: "make a new RecipeRunner") }
+        ran = true
         guard let server = recipe.server else {
             throw CommandFailure(.usage, "recipe \(recipe.name) names no server", hint: "give --server or \"server\" in the recipe")
         }
