@@ -9,6 +9,9 @@ import Testing
 @Suite("ServeLab", .enabled(if: LabEnvironment.shouldRun), .serialized)
 struct ServeRecordingTests {
     static let pin = "pin-93c1a7"
+    /// A Janus core token: the lab runs without token_auth here, so Janus ignores it, but it
+    /// travels through the daemon like a real one and must never reach the log.
+    static let janusToken = "1999999999,janus,janus.plugin.videoroom:c2VydmUtbGFiLXNpZ25hdHVyZQ=="
 
     func publisher(_ lab: LabEnvironment, room: String, display: String, tone: Int, pin: String? = nil) async throws -> ChildProcess {
         var arguments = [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", display,
@@ -46,12 +49,12 @@ struct ServeRecordingTests {
         defer { daemon.finish() }
         let client = daemon.client
 
-        let created = try await client.post("/v1/recordings", #"{"room": "\#(room)", "pin": "\#(Self.pin)", "formats": ["webm", "wav"], "out": "api"}"#)
+        let created = try await client.post("/v1/recordings", #"{"room": "\#(room)", "pin": "\#(Self.pin)", "token": "\#(Self.janusToken)", "formats": ["webm", "wav"], "out": "api"}"#)
         #expect(created.status == 201, "\(created.text)")
         let id = try #require(created.json?["id"]?.stringValue)
         let out = try #require(created.json?["out"]?.stringValue)
         #expect(out == daemon.outputRoot + "/api")
-        #expect(!created.text.contains(Self.pin), "the job echoes the pin")
+        #expect(!created.text.contains(Self.pin) && !created.text.contains("c2VydmUtbGFi"), "the job echoes a secret")
         try await waitUntilRecording(client, id)
         try await Task.sleep(for: .seconds(4))  // the recording's length, not a readiness wait
 
@@ -77,7 +80,7 @@ struct ServeRecordingTests {
         #expect(daemon.process.exitStatus == 0)
         let log = daemon.process.stderr
         #expect(log.contains("job created"), "\(log)")
-        for secret in [DaemonProcess.token, Self.pin] {
+        for secret in [DaemonProcess.token, Self.pin, Self.janusToken, "c2VydmUtbGFiLXNpZ25hdHVyZQ"] {
             #expect(!log.contains(secret), "the log holds a secret: \(log)")
         }
     }
