@@ -67,9 +67,9 @@ final class CapturedOutput: Sendable {
 
     @Test func unlandedCommandSaysSoAndExitsOne() async {
         let output = CapturedOutput()
-        let code = await output.tool().run(["serve"])
+        let code = await output.tool().run(["bot", "recipe.json"])
         #expect(code == .failure)
-        #expect(output.stderr.hasPrefix("agentd: error: 'agentd serve' is not available"))
+        #expect(output.stderr.hasPrefix("agentd: error: 'agentd bot' is not available"))
     }
 
     @Test func recordRejectsUnknownFormat() async {
