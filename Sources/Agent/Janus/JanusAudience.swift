@@ -246,4 +246,10 @@ public actor JanusAudience {
         guard let peer else { return nil }
         return try await loop.submit { peer.counters }
     }
+
+    /// Asks the sender of a participant's track for a keyframe (PLI, then FIR), from any thread.
+    public nonisolated func requestKeyframe(participantID: String, kind: TrackKind) {
+        let router = self.router
+        loop.execute { router.requestKeyframe(participantID: participantID, kind: kind) }
+    }
 }

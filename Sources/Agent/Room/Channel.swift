@@ -18,9 +18,12 @@ import Foundation
 /// }
 /// ```
 ///
-/// Events come in order on ``events`` (see ``ChannelEvent``). Media frames do not go through
-/// ``events``: a recorder takes them, with every other ``RoomEvent``, from
-/// ``ChannelOptions/roomEventSink`` on the transport loop.
+/// Events come in order on ``events`` (see ``ChannelEvent``), or to a ``ChannelDelegate`` (see
+/// ``setDelegate(_:)``). Media frames do not go through events: attach sinks to the
+/// ``RemoteTrack`` of ``ChannelEvent/trackSubscribed(_:_:)`` (``RemoteAudioSink`` for PCM,
+/// ``RemoteVideoSink`` for I420, ``RemoteTrackEncodedSink`` for encoded frames); they are fed on
+/// the transport loop. A recorder takes every ``RoomEvent``, frames included, from
+/// ``ChannelOptions/roomEventSink``.
 public actor Channel {
     public nonisolated let server: String
     public nonisolated let room: String
@@ -36,6 +39,7 @@ public actor Channel {
     private var published: JanusPublisher.Published?
     private var statisticsTimer: LoopTimer?
     private var tokenWarning: Task<Void, Never>?
+    private var delegateTask: Task<Void, Never>?
     private var closed = false
 
     init(server: String, room: String, key: ChannelKey, token: String?, options: ChannelOptions, loop: EventLoop) {
@@ -103,6 +107,7 @@ public actor Channel {
         let core = self.core
         let audience = JanusAudience(configuration: configuration, loop: loop) { core.receive($0) }
         self.audience = audience
+        core.setKeyframeRequester { [weak audience] id, kind in audience?.requestKeyframe(participantID: id, kind: kind) }
         try await audience.start()
     }
 
@@ -142,6 +147,24 @@ public actor Channel {
         await publisher?.stop()
         publisher = nil
         published = nil
+    }
+
+    // MARK: Delegate
+
+    /// Calls `delegate` with the channel's events from now on, in order, one call at a time
+    /// (the same events ``events`` yields; the two do not compete). The channel holds the
+    /// delegate weakly; nil, or a delegate that went away, stops the calls.
+    public func setDelegate(_ delegate: (any ChannelDelegate)?) {
+        delegateTask?.cancel()
+        delegateTask = nil
+        guard let delegate else { return }
+        let stream = core.subscribe()
+        delegateTask = Task { [weak self, weak delegate] in
+            for await event in stream {
+                guard let channel = self, let delegate else { return }
+                await delegate.dispatch(event, from: channel)
+            }
+        }
     }
 
     // MARK: Tokens

@@ -17,6 +17,8 @@ final class ChannelCore: Sendable {
         var publishing: PublishSession?
         var publishedTracks: [OfferBuilder.Track] = []
         var finished = false
+        /// Streams opened after the first (a delegate's), fed the same events from then on.
+        var subscribers: [AsyncStream<ChannelEvent>.Continuation] = []
     }
 
     let room: String
@@ -24,6 +26,8 @@ final class ChannelCore: Sendable {
     private let rawSink: (@Sendable (RoomEvent) -> Void)?
     private let continuation: AsyncStream<ChannelEvent>.Continuation
     private let state = Mutex(State())
+    /// Asks a remote participant's sender for a keyframe (set by the channel's receive path).
+    private let keyframeRequester = Mutex<(@Sendable (String, TrackKind) -> Void)?>(nil)
 
     init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, continuation: AsyncStream<ChannelEvent>.Continuation) {
         self.room = room
@@ -40,8 +44,11 @@ final class ChannelCore: Sendable {
     func receive(_ event: RoomEvent) {
         rawSink?(event)
         switch event {
-        case .frame:
-            return
+        case .frame(let frame):
+            // The track's sinks run here, on the transport loop, outside the lock.
+            guard let track = state.withLock({ $0.mapper.track(of: frame.participantID, kind: frame.kind) }) else { return }
+            if frame.followsLoss { track.frameLost() }
+            track.deliver(frame)
         case .statistics(let id, let kind, let statistics):
             let now = ContinuousClock.now
             state.withLock { $0.collector.record(.init(participantID: id, kind: kind), statistics, at: now) }
@@ -57,7 +64,7 @@ final class ChannelCore: Sendable {
             deliver(state.mapper.transition(to: next), in: &state)
             guard next == .connected, let held = state.held else { return }
             state.held = nil
-            for event in held { continuation.yield(event) }
+            for event in held { yield(event, in: state) }
         }
     }
 
@@ -91,17 +98,43 @@ final class ChannelCore: Sendable {
             let report = state.collector.report(
                 room: room, users: mapper.presentUsers, tracks: { mapper.track(of: $0, kind: $1) }, published: published, now: now,
                 date: date, interval: statsInterval)
-            continuation.yield(.statsReport(report))
+            yield(.statsReport(report), in: state)
         }
     }
 
-    /// Ends the stream (after a final `disconnected`, or when the channel is dropped).
+    /// Where keyframe requests of the tracks' sinks go.
+    func setKeyframeRequester(_ requester: @escaping @Sendable (String, TrackKind) -> Void) {
+        keyframeRequester.withLock { $0 = requester }
+    }
+
+    /// Another stream of the channel's events from now on (a delegate's); one that finished
+    /// already is returned finished.
+    func subscribe() -> AsyncStream<ChannelEvent> {
+        let (events, continuation) = AsyncStream<ChannelEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let added = state.withLock { state in
+            guard !state.finished else { return false }
+            state.subscribers.append(continuation)
+            return true
+        }
+        if !added { continuation.finish() }
+        return events
+    }
+
+    /// Ends the streams (after a final `disconnected`, or when the channel is dropped).
     func finish() {
-        state.withLock { state in
+        let subscribers = state.withLock { state in
             state.finished = true
             state.held = nil
+            defer { state.subscribers.removeAll() }
+            return state.subscribers
         }
         continuation.finish()
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    private func yield(_ event: ChannelEvent, in state: State) {
+        continuation.yield(event)
+        for subscriber in state.subscribers { subscriber.yield(event) }
     }
 
     private func deliver(_ events: [ChannelEvent], in state: inout State) {
@@ -110,6 +143,8 @@ final class ChannelCore: Sendable {
             switch event {
             case .trackSubscribed(let user, let track):
                 state.collector.trackStarted(.init(participantID: user.id, kind: track.kind), at: .now)
+                let (id, kind) = (user.id, track.kind)
+                track.setKeyframeHandler { [weak self] in self?.requestKeyframe(participantID: id, kind: kind) }
             case .trackUnsubscribed(let user, let track):
                 state.collector.trackEnded(.init(participantID: user.id, kind: track.kind))
                 // Its sinks end with it (idempotent; the sinks are called outside their lock).
@@ -120,15 +155,21 @@ final class ChannelCore: Sendable {
             if state.held != nil, !Self.passesWhileConnecting(event) {
                 state.held?.append(event)
             } else {
-                continuation.yield(event)
+                yield(event, in: state)
             }
             if case .connectionStateChanged(.disconnected) = event {
                 state.finished = true
                 state.held = nil
                 continuation.finish()
+                for subscriber in state.subscribers { subscriber.finish() }
+                state.subscribers.removeAll()
                 return
             }
         }
+    }
+
+    private func requestKeyframe(participantID: String, kind: TrackKind) {
+        keyframeRequester.withLock { $0 }?(participantID, kind)
     }
 
     /// State changes are never held: `connecting` must come first, a failure's `disconnected` at once.

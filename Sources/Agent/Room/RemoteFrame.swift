@@ -16,10 +16,13 @@ public struct RemoteFrame: Sendable {
     public var wallTimeNanoseconds: Int64
     /// True once the mapping came from a sender report rather than arrival time.
     public var mappedBySenderReport: Bool
+    /// True when packets were given up between the previous frame of the track and this one:
+    /// a video decoder cannot continue from here until a keyframe.
+    public var followsLoss: Bool
 
     public init(
         participantID: String, kind: TrackKind, codec: NegotiatedStream.Codec, bytes: [UInt8], isKeyframe: Bool,
-        rtpTimestamp: Int64, clockRate: Int, wallTimeNanoseconds: Int64, mappedBySenderReport: Bool
+        rtpTimestamp: Int64, clockRate: Int, wallTimeNanoseconds: Int64, mappedBySenderReport: Bool, followsLoss: Bool = false
     ) {
         self.participantID = participantID
         self.kind = kind
@@ -30,6 +33,7 @@ public struct RemoteFrame: Sendable {
         self.clockRate = clockRate
         self.wallTimeNanoseconds = wallTimeNanoseconds
         self.mappedBySenderReport = mappedBySenderReport
+        self.followsLoss = followsLoss
     }
 }
 

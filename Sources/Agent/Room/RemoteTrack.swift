@@ -34,6 +34,8 @@ public final class RemoteTrack: Sendable {
         var resumePending = false
         var finished = false
         var counters = Counters()
+        /// Asks the sender for a keyframe; set by the channel that delivers the track.
+        var keyframeHandler: (@Sendable () -> Void)?
     }
 
     public let participantID: String
@@ -54,11 +56,36 @@ public final class RemoteTrack: Sendable {
     public var sinks: [any RemoteTrackSink] { state.withLock { $0.sinks } }
 
     /// Attaches a sink; it gets frames from the next one on. Adding one twice has no effect.
+    /// A video sink asks the sender for keyframes through the track (see ``requestKeyframe()``).
     public func add(_ sink: any RemoteTrackSink) {
-        state.withLock { state in
-            guard !state.sinks.contains(where: { $0 === sink }) else { return }
+        let added = state.withLock { state in
+            guard !state.sinks.contains(where: { $0 === sink }) else { return false }
             state.sinks.append(sink)
+            return true
         }
+        if added { sink.attached { [weak self] in self?.requestKeyframe() } }
+    }
+
+    /// Asks the sender for a keyframe (PLI, then FIR while none comes). Sinks on the track do
+    /// this themselves when they start waiting for one; a no-op for a track no channel feeds.
+    public func requestKeyframe() {
+        let handler = state.withLock { $0.finished ? nil : $0.keyframeHandler }
+        handler?()
+    }
+
+    /// What the track's decoding sinks report: frames decoded by its video sinks and the level
+    /// of its first audio sink; nil where no such sink is attached.
+    public var decodingFigures: (framesDecoded: Int?, audioLevel: Double?) {
+        var framesDecoded: Int?
+        var audioLevel: Double?
+        for sink in sinks {
+            if let video = sink as? RemoteVideoSink {
+                framesDecoded = (framesDecoded ?? 0) + video.counters.framesDecoded
+            } else if audioLevel == nil, let audio = sink as? RemoteAudioSink {
+                audioLevel = audio.level.current.linear
+            }
+        }
+        return (framesDecoded, audioLevel)
     }
 
     /// Detaches a sink and finishes it (its stream ends).
@@ -92,6 +119,11 @@ public final class RemoteTrack: Sendable {
 
     // MARK: Channel side
 
+    /// Where ``requestKeyframe()`` goes: the channel's receive path for this track.
+    func setKeyframeHandler(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.keyframeHandler = handler }
+    }
+
     /// Hands one frame to every sink, unless muted.
     public func deliver(_ frame: RemoteFrame) {
         let (sinks, resume) = state.withLock { state -> ([any RemoteTrackSink], Bool) in
@@ -122,6 +154,7 @@ public final class RemoteTrack: Sendable {
         let sinks = state.withLock { state -> [any RemoteTrackSink] in
             guard !state.finished else { return [] }
             state.finished = true
+            state.keyframeHandler = nil
             defer { state.sinks.removeAll() }
             return state.sinks
         }

@@ -30,6 +30,8 @@ public final class RemoteTrackEncodedSink: RemoteTrackSink {
     private let delivery: RemoteTrackDelivery<RemoteFrame>
     private let onKeyframeNeeded: (@Sendable (RemoteVideoKeyframeGate.Reason) -> Void)?
     private let state = Mutex(State())
+    /// The track's way to the sender, from ``attached(keyframeRequest:)``.
+    private let trackKeyframeRequest = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init(waitsForKeyframe: Bool = true, delivery: RemoteTrackDelivery<RemoteFrame>,
                 onKeyframeNeeded: (@Sendable (RemoteVideoKeyframeGate.Reason) -> Void)? = nil) {
@@ -70,8 +72,17 @@ public final class RemoteTrackEncodedSink: RemoteTrackSink {
             }
             return (admission.pass, admission.request)
         }
-        if let request { onKeyframeNeeded?(request) }
+        if let request { askForKeyframe(request) }
         if pass { delivery.deliver(frame) }
+    }
+    public func attached(keyframeRequest: @escaping @Sendable () -> Void) {
+        trackKeyframeRequest.withLock { $0 = keyframeRequest }
+    }
+
+    /// Tells the user's handler why, and asks the sender through the track.
+    private func askForKeyframe(_ reason: RemoteVideoKeyframeGate.Reason) {
+        onKeyframeNeeded?(reason)
+        trackKeyframeRequest.withLock { $0 }?()
     }
 
     public func frameLost() {
@@ -96,6 +107,6 @@ public final class RemoteTrackEncodedSink: RemoteTrackSink {
             state.counters.keyframeRequests += 1
             return request
         }
-        if let request { onKeyframeNeeded?(request) }
+        if let request { askForKeyframe(request) }
     }
 }

@@ -15,4 +15,11 @@ public protocol RemoteTrackSink: AnyObject, Sendable {
     func resume()
     /// The track ended: deliver what is left, finish any stream. Later frames are ignored.
     func finish()
+    /// The sink was added to a track; `keyframeRequest` asks the track's sender for a keyframe
+    /// (a video sink calls it when it starts waiting for one). The default ignores it.
+    func attached(keyframeRequest: @escaping @Sendable () -> Void)
+}
+
+extension RemoteTrackSink {
+    public func attached(keyframeRequest: @escaping @Sendable () -> Void) {}
 }

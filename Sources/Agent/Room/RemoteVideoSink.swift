@@ -30,6 +30,8 @@ public final class RemoteVideoSink: RemoteTrackSink {
     private let delivery: RemoteTrackDelivery<RemoteVideoFrame>
     private let onKeyframeNeeded: (@Sendable (KeyframeReason) -> Void)?
     private let state = Mutex(State())
+    /// The track's way to the sender, from ``attached(keyframeRequest:)``.
+    private let trackKeyframeRequest = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init(decoderThreads: Int = 1, delivery: RemoteTrackDelivery<RemoteVideoFrame>,
                 onKeyframeNeeded: (@Sendable (KeyframeReason) -> Void)? = nil) {
@@ -58,8 +60,18 @@ public final class RemoteVideoSink: RemoteTrackSink {
 
     public func receive(_ frame: RemoteFrame) {
         let (pictures, request) = state.withLock { state in Self.decode(frame, state: &state, threads: decoderThreads) }
-        if let request { onKeyframeNeeded?(request) }
+        if let request { askForKeyframe(request) }
         for picture in pictures { delivery.deliver(picture) }
+    }
+
+    public func attached(keyframeRequest: @escaping @Sendable () -> Void) {
+        trackKeyframeRequest.withLock { $0 = keyframeRequest }
+    }
+
+    /// Tells the user's handler why, and asks the sender through the track.
+    private func askForKeyframe(_ reason: KeyframeReason) {
+        onKeyframeNeeded?(reason)
+        trackKeyframeRequest.withLock { $0 }?()
     }
 
     /// The receiver gave up on a frame: wait for a keyframe and ask for one.
@@ -86,7 +98,7 @@ public final class RemoteVideoSink: RemoteTrackSink {
             guard !state.finished else { return nil }
             return Self.interrupt(&state, reason)
         }
-        if let request { onKeyframeNeeded?(request) }
+        if let request { askForKeyframe(request) }
     }
 
     // MARK: Decoding (with the lock held)

@@ -53,7 +53,9 @@ struct StatisticsCollector {
             var list: [TrackStatistics] = []
             for kind in [TrackKind.audio, .video] {
                 guard let track = tracks(user.id, kind) else { continue }
-                list.append(inbound(Key(participantID: user.id, kind: kind), codec: track.codec))
+                var statistics = inbound(Key(participantID: user.id, kind: kind), codec: track.codec)
+                (statistics.framesDecoded, statistics.audioLevel) = track.decodingFigures
+                list.append(statistics)
             }
             if !list.isEmpty { participants.append(.init(user: user, tracks: list)) }
         }

@@ -230,6 +230,12 @@ public struct ReceiveStream: Sendable {
         }
     }
 
+    /// Wants a keyframe from the sender (video only), as after a frame was given up: the next
+    /// ticks send PLI, then FIR, until one arrives.
+    public mutating func requestKeyframe(at now: MediaInstant) {
+        keyframeRequester?.frameLost(at: now)
+    }
+
     // MARK: - RTCP
 
     /// Takes the RTCP packets of a received compound; SRs from this source update LSR and the

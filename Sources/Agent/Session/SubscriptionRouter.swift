@@ -38,6 +38,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
     }
 
     public let loop: EventLoop
+    /// The sender SSRC of the first section's RTCP; every other section gets one of its own.
     public let localSSRC: UInt32
     private let clock: any MediaClock
     private let sink: @Sendable (RoomEvent) -> Void
@@ -50,6 +51,8 @@ public final class SubscriptionRouter: @unchecked Sendable {
     private final class Entry {
         var route: Route
         var stream: ReceiveStream
+        /// The last sequence number of the last frame handed on, to see packets given up between frames.
+        var lastSequence: Int64?
 
         init(route: Route, stream: ReceiveStream) {
             self.route = route
@@ -75,7 +78,11 @@ public final class SubscriptionRouter: @unchecked Sendable {
                 existing.route = route
                 next[route.mid] = existing
             } else {
-                next[route.mid] = Entry(route: route, stream: Self.makeStream(for: route, localSSRC: localSSRC))
+                // One sender SSRC per section: Janus may tie an SSRC it has seen to one medium of
+                // the PeerConnection, and a PLI carried under the audio section's SSRC is dropped
+                // as feedback about audio.
+                let ssrc = next.isEmpty && entries.isEmpty ? localSSRC : UInt32.random(in: 1...UInt32.max)
+                next[route.mid] = Entry(route: route, stream: Self.makeStream(for: route, localSSRC: ssrc))
             }
         }
         entries = next
@@ -151,7 +158,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
             let result = entry.stream.tick(now: now)
             emit(result.frames, from: entry)
             if var rtcp = result.rtcp {
-                SourceDescription(chunks: [.init(source: localSSRC, cname: "agentd")]).write(into: &rtcp)
+                SourceDescription(chunks: [.init(source: entry.stream.configuration.localSSRC, cname: "agentd")]).write(into: &rtcp)
                 datagrams.append(rtcp)
             }
         }
@@ -170,10 +177,23 @@ public final class SubscriptionRouter: @unchecked Sendable {
         let bySenderReport = mapping.source == .senderReport
         for frame in frames {
             let wall = mapping.wallNanoseconds(forRTP: frame.rtpTimestamp) ?? frame.completedAt.wallNanoseconds
+            let followsLoss = entry.lastSequence.map { frame.firstSequence != $0 + 1 } ?? false
+            entry.lastSequence = frame.lastSequence
             sink(.frame(RemoteFrame(
                 participantID: entry.route.participantID, kind: entry.route.kind, codec: entry.route.codec,
                 bytes: frame.bytes, isKeyframe: frame.isKeyframe, rtpTimestamp: frame.rtpTimestamp,
-                clockRate: entry.route.clockRate, wallTimeNanoseconds: wall, mappedBySenderReport: bySenderReport)))
+                clockRate: entry.route.clockRate, wallTimeNanoseconds: wall, mappedBySenderReport: bySenderReport,
+                followsLoss: followsLoss)))
+        }
+    }
+
+    /// Asks the sender of a participant's track for a keyframe (PLI, escalating to FIR while
+    /// none comes), as after a loss: a decoder restarted on our side (unmute, decode error).
+    public func requestKeyframe(participantID: String, kind: TrackKind) {
+        loop.assertInLoop()
+        let now = clock.now()
+        for entry in entries.values where entry.route.participantID == participantID && entry.route.kind == kind {
+            entry.stream.requestKeyframe(at: now)
         }
     }
 }

@@ -16,9 +16,7 @@ extension ParsedArguments {
     /// `--server`: a ws:// or wss:// URL with a host.
     func serverURL(_ name: String = "server") throws -> URL? {
         guard let text = value(name) else { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
-            let host = url.host, !host.isEmpty
-        else {
+        guard let url = JanusURL.parse(text) else {
             throw UsageError.invalidValue(option: name, value: text, expected: "a ws:// or wss:// URL")
         }
         return url

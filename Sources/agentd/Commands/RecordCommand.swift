@@ -34,60 +34,26 @@ enum RecordCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let plan = try RecordPlan(arguments)
-        try plan.checkOutput()
+        try plan.recording.checkOutput()
         let addresses = try plan.iceAddresses()
-
-        let recorder: RoomRecorder
-        do {
-            recorder = try RoomRecorder(
-                directory: plan.directory, room: plan.room, server: plan.server, formats: plan.formats, startedAt: plan.startedAt)
-        } catch {
-            throw CommandFailure(.outputFailed, error.description, hint: "choose another --out")
-        }
-        // One channel on one transport loop; every room event goes to the recorder where it
-        // happens (frames on the loop), with no hop per frame.
-        let engine = AgentEngine(loopCount: 1)
-        let connection = ConnectionWatch(startedAt: plan.startedAt, say: context.standardError)
-        let options = ChannelOptions(
-            display: plan.display, pin: plan.pin, create: plan.create, iceAddresses: addresses,
-            roomEventSink: { event in
-                recorder.submit(event)
-                connection.note(event)
-            })
+        let job = RoomRecordingJob(request: plan.recording, iceAddresses: addresses, say: context.standardError)
         let stopSignal = StopSignal()
-        defer { stopSignal.cancel() }
-
-        let channel: Channel
-        do {
-            channel = try await engine.join(server: plan.server, room: plan.room, token: plan.token, options: options)
-        } catch {
-            await engine.shutdown()
-            _ = await recorder.stop(endedAt: Date())
-            plan.removeDirectoryIfUnused()
-            throw JanusFailure.failure(for: error, server: plan.server, room: plan.room)
+        let signalWatch = Task {
+            if await stopSignal.wait() != 0 { job.stop() }
+        }
+        let progress = Task { await RecordProgress(job: job).show() }
+        defer {
+            signalWatch.cancel()
+            progress.cancel()
+            stopSignal.cancel()
         }
 
-        let reason = await RecordSession(recorder: recorder, plan: plan, stopSignal: stopSignal, connection: connection).waitForEnd()
-        // The recording ends now; leaving the room takes a moment and is not part of it.
-        let endedAt = Date()
-        recorder.endIntake()
-        await engine.leave(channel)
-        await engine.shutdown()
-        let manifest = await recorder.stop(endedAt: endedAt)
+        let outcome = try await job.run()
+        progress.cancel()
         ProgressLine().finish()
-        if let outputError = recorder.outputError {
-            throw CommandFailure(.outputFailed, outputError.description, hint: "files so far are in \(plan.directory.path)")
-        }
-        RecordSummary(plan: plan, manifest: manifest, recorder: recorder, reason: reason).print(json: plan.json, context: context)
-        switch reason {
-        case .disconnected(.gaveUp(let why)):
-            throw CommandFailure(.connectionFailed, "lost the connection to Janus and gave up reconnecting: \(why)",
-                                 hint: "the recording so far is in \(plan.directory.path)")
-        case .disconnected(.refused(let why)):
-            throw CommandFailure(.refused, "Janus refused us while reconnecting: \(why)",
-                                 hint: "the recording so far is in \(plan.directory.path)")
-        default:
-            return .ok
-        }
+        if let failure = outcome.outputFailure { throw failure }
+        RecordSummary(outcome: outcome).print(json: plan.json, context: context)
+        if let failure = outcome.connectionFailure { throw failure }
+        return .ok
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `agentd serve`: the daemon with the HTTP job API.
 enum ServeCommand: Command {
     static let spec = CommandSpec(
@@ -5,12 +7,70 @@ enum ServeCommand: Command {
         summary: "Run the daemon: an HTTP JSON API under /v1 that records rooms and runs bots on demand.",
         options: [
             .value("config", "FILE", "JSON config file (output root, job limits, server URL, ICE allow-list, api_token)."),
-            .value("listen", "HOST:PORT", "Address to listen on. Default: 127.0.0.1:8080."),
+            .value("listen", "HOST:PORT", "Address to listen on. Default: 127.0.0.1:8080 (port 0: any free port)."),
+            .value("log-format", "FORMAT", "text or json (JSON lines). Default: the config's log_format, else text."),
+            SharedOptions.iceAllow,
         ],
-        notes: ["The API token comes from the config's api_token or AGENTD_API_TOKEN.", SharedOptions.exitCodeNote]
+        notes: [
+            "The API token comes from AGENTD_API_TOKEN or the config's api_token (the environment wins); without one "
+                + "the daemon refuses to start. Every /v1 path needs 'Authorization: Bearer <token>'; /healthz and /metrics do not.",
+            "Config keys: output_root (default ./recordings), max_jobs (default 4), server, ice_allow, api_token, log_format, "
+                + "listen. Unknown keys are an error. --listen, --log-format and --ice-allow win over the config.",
+            "SIGINT and SIGTERM: take no new jobs (503), stop every job, finalize every recording, exit 0.",
+            SharedOptions.exitCodeNote,
+        ]
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        throw NotYetAvailable(command: "serve", landsWith: "the daemon lands with issue 6").failure
+        var config = ServeConfig()
+        if let path = arguments.value("config") {
+            do {
+                config = try ServeConfig(path: path)
+            } catch {
+                throw CommandFailure(.usage, "--config: \(error)", hint: "see contrib/config.example.json")
+            }
+        }
+        let environmentToken = context.environment["AGENTD_API_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let token = environmentToken ?? config.apiToken else {
+            throw CommandFailure(.usage, "no API token: the daemon will not run an open API",
+                                 hint: "set AGENTD_API_TOKEN or api_token in the --config file")
+        }
+        let listenText = arguments.value("listen") ?? config.listen
+        guard let address = listenText.map({ ListenAddress(parsing: $0) }) ?? ListenAddress.default else {
+            throw UsageError.invalidValue(option: "listen", value: listenText ?? "", expected: "HOST:PORT with an IP address")
+        }
+        var format = config.logFormat
+        if let text = arguments.value("log-format") {
+            guard let parsed = ServeLog.Format(rawValue: text) else {
+                throw UsageError.invalidValue(option: "log-format", value: text, expected: "text or json")
+            }
+            format = parsed
+        }
+        let settings = ServeSettings(
+            outputRoot: config.outputRoot, maxJobs: config.maxJobs, defaultServer: config.server,
+            iceAddresses: try SharedOptions.iceAddresses(arguments.value("ice-allow") ?? config.iceAllow))
+
+        let log = ServeLog(format: format, write: context.standardError)
+        let stopSignal = StopSignal()
+        defer { stopSignal.cancel() }
+        let daemon = Daemon(settings: settings, apiToken: token, log: log, botFactory: unavailableBots)
+        let port: UInt16
+        do {
+            port = try daemon.start(address)
+        } catch {
+            await daemon.shutdown()
+            throw CommandFailure(.failure, "\(error)", hint: "choose another --listen")
+        }
+        log.info("listening on \(address.url(port: port))", ["output_root": settings.outputRoot, "max_jobs": String(settings.maxJobs)])
+        let signal = await stopSignal.wait()
+        log.info("stopping: finishing every job", ["signal": signal == SIGTERM ? "SIGTERM" : "SIGINT"])
+        await daemon.shutdown()
+        log.info("stopped")
+        return .ok
+    }
+
+    /// No recipe runner in this build: `POST /v1/bots` answers 501.
+    static let unavailableBots: BotJobFactory = { (_: BotJobRequest) throws(BotJobRejection) -> any JobWork in
+        throw .unavailable
     }
 }

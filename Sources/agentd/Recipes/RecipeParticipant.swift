@@ -133,13 +133,17 @@ struct RecipeEnvironment: Sendable {
     var variables: [String: String]
     /// espeak-ng's name or path.
     var speechCommand: String
-    /// One-line notes worth a log line (a text that could not be spoken).
+    /// One-line notes worth a log line (a text that could not be spoken, a recording's connection
+    /// news). Never given a secret.
     var log: @Sendable (String) -> Void
+    /// The daemon's output root: a recorder recipe's `out` must lie under it. nil for the CLI.
+    var outputRoot: String?
 
     init(variables: [String: String] = ProcessInfo.processInfo.environment, speechCommand: String = "espeak-ng",
-         log: @escaping @Sendable (String) -> Void = { _ in }) {
+         log: @escaping @Sendable (String) -> Void = { _ in }, outputRoot: String? = nil) {
         self.variables = variables
         self.speechCommand = speechCommand
         self.log = log
+        self.outputRoot = outputRoot
     }
 }

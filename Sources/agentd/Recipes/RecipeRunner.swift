@@ -30,6 +30,8 @@ actor RecipeRunner {
         case requested, duration, ended(RecipeParticipant.End)
     }
 
+    /// - Parameter recordingLauncher: how the recorder recipe records; nil runs the in-process
+    ///   ``RoomRecordingJob`` (tests pass their own).
     init(recipe: Recipe, overrides: RecipeOverrides = RecipeOverrides(), iceAddresses: [String],
          environment: RecipeEnvironment = RecipeEnvironment(), recordingLauncher: RecordingLauncher? = nil) {
         self.recipe = overrides.applied(to: recipe)
@@ -120,29 +122,13 @@ actor RecipeRunner {
     }
 
     private func record(server: String, room: String, until stop: @escaping @Sendable () async -> Void) async throws -> RecipeOutcome {
-        guard let recordingLauncher, let settings = recipe.record else {
-            throw CommandFailure(.failure, "recipe \(recipe.name) records, and recording from a recipe is not in this build",
-                                 hint: "use 'agentd record'")
-        }
-        let request = RecordingRequest(
-            server: server, room: room, token: recipe.token, pin: recipe.pin, display: recipe.display, create: recipe.create,
-            iceAddresses: iceAddresses, formats: settings.formats, out: settings.out, duration: recipe.duration)
-        let duration = recipe.duration
-        let reason = Shared("signal")
-        let until: @Sendable () async -> Void = {
-            await withTaskGroup(of: String?.self) { group in
-                group.addTask { await stop(); return "signal" }
-                if let duration {
-                    group.addTask { (try? await Task.sleep(for: .nanoseconds(Int64(duration * 1e9)))).map { "duration" } }
-                }
-                if let first = await group.next() { reason.withLock { $0 = first ?? "signal" } }
-                group.cancelAll()
-            }
-        }
+        let request = try RecipeRecording.request(for: recipe, server: server, room: room, outputRoot: environment.outputRoot)
+        let launch = recordingLauncher ?? RecipeRecording.roomRecordingJob(say: environment.log)
         startedAt = .now
         outcome.participants = 1
-        outcome.recording = try await recordingLauncher(request, until)
-        outcome.stoppedBy = reason.current
+        let result = try await launch(request, iceAddresses, stop)
+        outcome.recording = result.summary
+        outcome.stoppedBy = result.stoppedBy
         await refresh()
         return outcome
     }

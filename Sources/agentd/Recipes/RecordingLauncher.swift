@@ -1,21 +1,60 @@
-/// What the recorder recipe asks of the recording job: `agentd record`'s settings.
-struct RecordingRequest: Sendable, Equatable {
-    var server: String
-    var room: String
-    var token: String?
-    var pin: String?
-    var display: String
-    var create: Bool
-    var iceAddresses: [String]
-    /// As `agentd record --formats` (webm, wav, ogg, mix, data).
-    var formats: [String]
-    /// As `agentd record --out`; nil for the default `./recordings/<room>-<UTC>/`.
-    var out: String?
-    /// Informational: `stop` already returns when it has passed.
-    var duration: Double?
+import Foundation
+import Recorder
+
+/// The seam between the recorder recipe and the recording job: records `request` until `stop`
+/// returns (or its duration passes), finalizes the files and says how it went. It throws
+/// ``CommandFailure`` as `agentd record` does (3 refused, 4 connection, 5 output). Tests give
+/// the runner their own.
+typealias RecordingLauncher = @Sendable (_ request: RecordingRequest, _ iceAddresses: [String], _ stop: @escaping @Sendable () async -> Void)
+    async throws -> RecordingLaunchResult
+
+/// What a recording run by a recipe reports back.
+struct RecordingLaunchResult: Sendable, Equatable {
+    /// "recorded 2 participant(s), 1.2 MB into DIR".
+    var summary: String
+    /// The recording's own end: "duration", "signal", ...
+    var stoppedBy: String
 }
 
-/// The seam between recipes and the recording job (which lives beside `agentd record`): records
-/// `request` until `stop` returns, finalizes the files and returns a one-line summary. It throws
-/// ``CommandFailure`` like `agentd record` (3 refused, 4 connection, 5 output).
-typealias RecordingLauncher = @Sendable (_ request: RecordingRequest, _ stop: @escaping @Sendable () async -> Void) async throws -> String
+/// The recorder recipe's recording: the same in-process ``RoomRecordingJob`` as `agentd record`.
+enum RecipeRecording {
+    /// A launcher that runs a ``RoomRecordingJob``; `say` gets its connection news.
+    static func roomRecordingJob(say: @escaping @Sendable (String) -> Void) -> RecordingLauncher {
+        { request, iceAddresses, stop in
+            try request.checkOutput()
+            let job = RoomRecordingJob(request: request, iceAddresses: iceAddresses, say: say)
+            let watch = Task {
+                await stop()
+                if !Task.isCancelled { job.stop() }
+            }
+            defer { watch.cancel() }
+            let outcome = try await job.run()
+            if let failure = outcome.failure { throw failure }
+            let summary = "recorded \(outcome.manifest.participants.count) participant(s), "
+                + "\(ProgressLine.megabytes(outcome.progress.bytesWritten)) into \(request.directory.path)"
+            return RecordingLaunchResult(summary: summary, stoppedBy: outcome.reason.summaryName)
+        }
+    }
+
+    /// The recording `recipe` asks for. Without `outputRoot` (the CLI) `out` is used as given and
+    /// the default is `./recordings/<room>-<UTC>/`; with one (the daemon) `out` must be a
+    /// relative directory under it, as for `POST /v1/recordings`.
+    static func request(for recipe: Recipe, server: String, room: String, outputRoot: String?,
+                        startedAt: Date = Date()) throws -> RecordingRequest {
+        let settings = recipe.record ?? Recipe.RecordSettings(formats: RecordingFormats.default.names, out: nil)
+        let formats = try RecordingFormats(parsing: settings.formats.joined(separator: ","))
+        let directory: RecordingDirectory
+        if let outputRoot {
+            do {
+                directory = try RecordingJobBody.directory(settings.out, room: room, root: outputRoot, startedAt: startedAt)
+            } catch {
+                throw CommandFailure(.usage, "$.record.out: \(error.message)")
+            }
+        } else {
+            directory = settings.out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt)
+        }
+        return RecordingRequest(
+            server: server, room: room, display: recipe.display, token: recipe.token, pin: recipe.pin, create: recipe.create,
+            duration: recipe.duration, formats: formats, directory: directory, startedAt: startedAt)
+    }
+}

@@ -5,7 +5,7 @@ import Testing
 @testable import Agent
 
 /// The channel's event path without sockets: what arrives while connecting waits for
-/// `connected`, frames reach the raw sink only, an unsubscribed track's sinks end, and the
+/// `connected`, frames reach the raw sink and the subscribed track, an unsubscribed track's sinks end, and the
 /// stream ends with the final `disconnected`.
 @Suite struct ChannelCoreTests {
     final class RawEvents: Sendable {
@@ -35,9 +35,9 @@ import Testing
         #expect(raw.count.load(ordering: .relaxed) == 3, "the raw sink saw the roster, the track and the frame")
 
         guard case .trackSubscribed(_, let track) = received[3] else { return }
-        track.deliver(Self.frame("a"))
-        #expect(track.counters.framesForwarded == 1)
+        #expect(track.counters.framesForwarded == 1, "the core handed the frame to the track")
         core.receive(.trackRemoved(participantID: "a", kind: .audio))
+        core.receive(.frame(Self.frame("a")))
         track.deliver(Self.frame("a"))
         #expect(track.counters.framesForwarded == 1, "a finished track forwards nothing")
 
@@ -47,5 +47,40 @@ import Testing
         while let event = await iterator.next() { rest.append(event) }
         #expect(ChannelEventMapperTests.names(rest) == ["unsubscribed a audio", "left a", "state disconnected(reason: Agent.DisconnectReason.roomDestroyed)"])
         #expect(core.isFinished)
+    }
+
+    @Test func aFrameAfterALossStopsVideoUntilAKeyframeAndAsksTheSenderForOne() async throws {
+        let (events, continuation) = AsyncStream<ChannelEvent>.makeStream()
+        let core = ChannelCore(room: "r", statsInterval: .seconds(1), rawSink: nil, continuation: continuation)
+        let requests = Mutex<[String]>([])
+        core.setKeyframeRequester { id, kind in requests.withLock { $0.append("\(id) \(kind)") } }
+        core.transition(to: .connecting)
+        core.transition(to: .connected)
+        core.receive(.participantJoined(id: "v", display: "V", at: Date()))
+        core.receive(.trackAdded(participantID: "v", kind: .video, codec: .vp8))
+        var iterator = events.makeAsyncIterator()
+        var track: RemoteTrack?
+        while track == nil, let event = await iterator.next() {
+            if case .trackSubscribed(_, let subscribed) = event { track = subscribed }
+        }
+        let subscribed = try #require(track)
+        let sink = RemoteTrackEncodedSink(delivery: .handler { _ in })
+        subscribed.add(sink)
+
+        func video(keyframe: Bool, followsLoss: Bool) -> RemoteFrame {
+            RemoteFrame(participantID: "v", kind: .video, codec: .vp8, bytes: [0x10, 0, 0], isKeyframe: keyframe, rtpTimestamp: 0,
+                        clockRate: 90_000, wallTimeNanoseconds: 0, mappedBySenderReport: false, followsLoss: followsLoss)
+        }
+        core.receive(.frame(video(keyframe: true, followsLoss: false)))
+        core.receive(.frame(video(keyframe: false, followsLoss: false)))
+        #expect(sink.counters.framesForwarded == 2)
+        #expect(requests.withLock { $0 }.isEmpty)
+        core.receive(.frame(video(keyframe: false, followsLoss: true)))
+        core.receive(.frame(video(keyframe: false, followsLoss: false)))
+        #expect(sink.counters.framesForwarded == 2, "frames after a loss wait for a keyframe")
+        #expect(requests.withLock { $0 } == ["v video"], "one request for the wait, through the channel")
+        core.receive(.frame(video(keyframe: true, followsLoss: false)))
+        #expect(sink.counters.framesForwarded == 3)
+        core.finish()
     }
 }

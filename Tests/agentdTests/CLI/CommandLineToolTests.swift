@@ -65,11 +65,11 @@ final class CapturedOutput: Sendable {
         #expect(second.stderr == "agentd: error: unknown option '--nope' (see 'agentd token --help')")
     }
 
-    @Test func unlandedCommandSaysSoAndExitsOne() async {
+    @Test func botWithAMissingRecipeFileExitsUsage() async {
         let output = CapturedOutput()
-        let code = await output.tool().run(["serve"])
-        #expect(code == .failure)
-        #expect(output.stderr.hasPrefix("agentd: error: 'agentd serve' is not available"))
+        let code = await output.tool().run(["bot", "/nonexistent/recipe.json"])
+        #expect(code == .usage)
+        #expect(output.stderr.hasPrefix("agentd: error: cannot read recipe /nonexistent/recipe.json"), "\(output.stderr)")
     }
 
     @Test func recordRejectsUnknownFormat() async {

@@ -16,10 +16,10 @@ struct PlayTests {
     func badFiles() async throws {
         let scratch = try ScratchDirectory("play-bad")
         let garbage = scratch.path("garbage.ivf")
-        FileManager.default.createFile(atPath: garbage, contents: Data((0..<100).map { UInt8($0) }))
+        _ = FileManager.default.createFile(atPath: garbage, contents: Data((0..<100).map { UInt8($0) }))
         // Any rate is resampled now, so a WAV is refused only when libsndfile cannot read it.
         let garbageWAV = scratch.path("garbage.wav")
-        FileManager.default.createFile(atPath: garbageWAV, contents: Data((0..<100).map { UInt8(($0 * 37) & 0xff) }))
+        _ = FileManager.default.createFile(atPath: garbageWAV, contents: Data((0..<100).map { UInt8(($0 * 37) & 0xff) }))
         let unreachable = ["play", "--server", "ws://127.0.0.1:1/", "--room", "r", "--display", "d"]
         for files in [["--video", garbage], ["--audio", scratch.path("song.mp3")], ["--audio", scratch.path("missing.opus")], ["--audio", garbageWAV]] {
             let process = try await agentd(unreachable + files)

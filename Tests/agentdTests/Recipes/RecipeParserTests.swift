@@ -171,22 +171,31 @@ import Testing
         }
     }
 
-    @Test("the recorder recipe calls its RecordingLauncher with the recipe's settings; without one it says so")
+    @Test("the recorder recipe hands its settings to the RecordingLauncher and reports what it says")
     func recorderSeam() async throws {
         let recipe = try RecipeLibrary(directory: Self.recipes).recipe(named: "recorder")
         let overrides = RecipeOverrides(server: "ws://10.77.0.2:8188/", room: "r1", duration: 0.05)
-        let without = RecipeRunner(recipe: recipe, overrides: overrides, iceAddresses: ["10.77.0.1"])
-        await #expect(throws: CommandFailure.self) { _ = try await without.run(until: {}) }
-        let seen = Shared<RecordingRequest?>(nil)
-        let with = RecipeRunner(recipe: recipe, overrides: overrides, iceAddresses: ["10.77.0.1"]) { request, stop in
-            seen.withLock { $0 = request }
-            await stop()
-            return "recorded"
+        let seen = Shared<(RecordingRequest, [String])?>(nil)
+        let runner = RecipeRunner(recipe: recipe, overrides: overrides, iceAddresses: ["10.77.0.1"]) { request, addresses, stop in
+            seen.withLock { $0 = (request, addresses) }
+            return RecordingLaunchResult(summary: "recorded 0 participant(s)", stoppedBy: "duration")
         }
-        let outcome = try await with.run(until: { try? await Task.sleep(for: .seconds(30)) })
-        #expect(outcome.recording == "recorded" && outcome.stoppedBy == "duration", "\(outcome)")
-        #expect(seen.current == RecordingRequest(server: "ws://10.77.0.2:8188/", room: "r1", display: "recorder", create: false,
-                                                 iceAddresses: ["10.77.0.1"], formats: ["webm", "wav", "data"], out: nil, duration: 0.05))
+        let outcome = try await runner.run(until: { try? await Task.sleep(for: .seconds(30)) })
+        #expect(outcome.recording == "recorded 0 participant(s)" && outcome.stoppedBy == "duration", "\(outcome)")
+        let (request, addresses) = try #require(seen.current)
+        #expect(request.server == "ws://10.77.0.2:8188/" && request.room == "r1" && request.display == "recorder" && !request.create)
+        #expect(request.formats.names.sorted() == ["data", "wav", "webm"] && request.duration == 0.05 && addresses == ["10.77.0.1"])
+        #expect(request.directory.path.contains("recordings/r1-"), "\(request.directory.path)")
+    }
+
+    @Test("under a daemon's output root a recorder's out must stay inside it")
+    func recorderOutUnderRoot() throws {
+        var recipe = try RecipeLibrary(directory: Self.recipes).recipe(named: "recorder")
+        recipe.record?.out = "sub/dir"
+        let inside = try RecipeRecording.request(for: recipe, server: "ws://h/", room: "r", outputRoot: "/var/lib/agentd")
+        #expect(inside.directory.path == "/var/lib/agentd/sub/dir")
+        recipe.record?.out = "../escape"
+        #expect(throws: CommandFailure.self) { try RecipeRecording.request(for: recipe, server: "ws://h/", room: "r", outputRoot: "/var/lib/agentd") }
     }
 
     @Test("agentd bot: a bad recipe exits 2 naming the path, before joining anything")

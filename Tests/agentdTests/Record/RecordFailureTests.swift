@@ -30,7 +30,7 @@ struct RecordFailureTests {
     @Test("an --out that cannot be written exits 5 before any connection is tried")
     func unwritableOutput() async throws {
         let file = Self.temporaryPath("plainfile")
-        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
         // The server is unreachable too: 5, not 4, shows the output was checked first.
         let (status, stderr) = try await runRecord(["--server", "ws://127.0.0.1:1/", "--room", "r", "--out", file + "/rec"])

@@ -1,0 +1,30 @@
+import Agent
+
+/// What `POST /v1/bots` hands the recipe runner: the body's `recipe` (an inline object, or a
+/// recipe name as a string) with its overrides, and the daemon's defaults.
+struct BotJobRequest: Sendable {
+    let recipe: JSONValue
+    let server: String?
+    let room: String?
+    let duration: Double?
+    /// The daemon's ICE allow-list, resolved to addresses.
+    let iceAddresses: [String]
+    /// The config's output root, for recipes that write files.
+    let outputRoot: String
+}
+
+/// Why a bot could not be made: a bad recipe (400) or no recipe runner in this build (501).
+struct BotJobRejection: Error, Equatable {
+    let status: Int
+    let message: String
+
+    static func badRequest(_ message: String) -> BotJobRejection {
+        BotJobRejection(status: 400, message: message)
+    }
+
+    static let unavailable = BotJobRejection(status: 501, message: "bot recipes are not available in this build")
+}
+
+/// Turns a bot request into the job's work, or refuses it. The daemon receives one at
+/// construction: the recipe runner in a full build, a test double in tests.
+typealias BotJobFactory = @Sendable (BotJobRequest) throws(BotJobRejection) -> any JobWork

@@ -1,0 +1,147 @@
+import Agent
+import Foundation
+import Recorder
+import Synchronization
+
+/// One recording of one room, in process: joins as an unseen audience member on its own
+/// ``AgentEngine`` channel, hands every room event to a ``RoomRecorder`` where it happens (frames
+/// on the transport loop, no hop per frame), and ends on its duration, ``stop()``, an output
+/// failure or the connection ending for good, finalizing every file.
+///
+/// The one recording path: `agentd record` runs one, the daemon runs one per recording job,
+/// and a recorder bot may run one too.
+///
+///     let job = RoomRecordingJob(request: request, iceAddresses: addresses, say: log)
+///     let outcome = try await job.run()      // elsewhere: job.stop()
+final class RoomRecordingJob: Sendable {
+    enum Phase: Sendable {
+        case idle, joining
+        case recording(RoomRecorder)
+        case finished(RoomRecorderProgress)
+    }
+
+    let request: RecordingRequest
+    let iceAddresses: [String]
+    /// Receive counters (packets, bytes, loss, NACK, PLI) over every stream subscribed.
+    let totals = ReceiveTotals()
+    private let say: @Sendable (String) -> Void
+    private let stopRequest = StopRequest()
+    private let phaseState = Mutex<Phase>(.idle)
+
+    /// - Parameter say: where connection news goes (lost, back again): stderr for the CLI, the log
+    ///   for the daemon. Never given a secret.
+    init(request: RecordingRequest, iceAddresses: [String], say: @escaping @Sendable (String) -> Void) {
+        self.request = request
+        self.iceAddresses = iceAddresses
+        self.say = say
+    }
+
+    var phase: Phase { phaseState.withLock { $0 } }
+
+    /// True from the join until the recording ends.
+    var isRecording: Bool {
+        if case .recording = phase { return true }
+        return false
+    }
+
+    /// The recorder's figures so far (zeros before the join, the final ones after the end).
+    var progress: RoomRecorderProgress {
+        switch phase {
+        case .idle, .joining: RoomRecorderProgress()
+        case .recording(let recorder): recorder.progress
+        case .finished(let progress): progress
+        }
+    }
+
+    /// Asks the recording to end; ``run()`` then finalizes and returns. Idempotent, from any
+    /// thread, at any time (during the join, the recording ends as soon as it started).
+    func stop() {
+        stopRequest.request()
+    }
+
+    /// Records until the end and finalizes every file.
+    /// - Throws: before recording only: ``CommandFailure`` with exit 5 when the directory cannot be
+    ///   written, and Janus's refusal (3) or unreachability (4) when the join fails; a directory
+    ///   the failed join created is removed again.
+    func run() async throws(CommandFailure) -> RecordingOutcome {
+        phaseState.withLock { $0 = .joining }
+        try request.checkOutput()
+        let recorder: RoomRecorder
+        do {
+            recorder = try RoomRecorder(
+                directory: request.directory, room: request.room, server: request.server, formats: request.formats,
+                startedAt: request.startedAt)
+        } catch {
+            phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
+            throw CommandFailure(.outputFailed, error.description, hint: "choose another --out")
+        }
+        let engine = AgentEngine(loopCount: 1)
+        let connection = ConnectionWatch(startedAt: request.startedAt, say: say)
+        let totals = self.totals
+        let options = ChannelOptions(
+            display: request.display, pin: request.pin, create: request.create, iceAddresses: iceAddresses,
+            roomEventSink: { event in
+                recorder.submit(event)
+                connection.note(event)
+                totals.note(event)
+            })
+
+        let channel: Channel
+        do {
+            channel = try await engine.join(server: request.server, room: request.room, token: request.token, options: options)
+        } catch {
+            await engine.shutdown()
+            _ = await recorder.stop(endedAt: Date())
+            request.removeDirectoryIfUnused()
+            phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
+            throw JanusFailure.failure(for: error, server: request.server, room: request.room)
+        }
+        phaseState.withLock { $0 = .recording(recorder) }
+
+        let reason = await waitForEnd(recorder: recorder, connection: connection)
+        // The recording ends now; leaving the room takes a moment and is not part of it.
+        let endedAt = Date()
+        recorder.endIntake()
+        await engine.leave(channel)
+        await engine.shutdown()
+        let manifest = await recorder.stop(endedAt: endedAt)
+        let progress = recorder.progress
+        phaseState.withLock { $0 = .finished(progress) }
+        return RecordingOutcome(request: request, manifest: manifest, reason: reason, progress: progress, outputError: recorder.outputError)
+    }
+
+    /// Whichever comes first: the duration, ``stop()``, an output failure, or the connection
+    /// ending for good.
+    private func waitForEnd(recorder: RoomRecorder, connection: ConnectionWatch) async -> RecordingEndReason {
+        let stopRequest = self.stopRequest
+        let request = self.request
+        return await withTaskGroup(of: RecordingEndReason.self) { group in
+            group.addTask { _ = await stopRequest.wait(); return .stopped }
+            group.addTask {
+                for await reason in connection.lost { return .disconnected(reason) }
+                // The stream ends without a reason when we leave: wait for the others.
+                _ = await stopRequest.wait()
+                return .stopped
+            }
+            if let duration = request.duration {
+                // The recording's t=0 is when we started, before joining: count from there, so
+                // a 10 s recording is 10 s long however long the join took.
+                let remaining = max(0, duration - Date().timeIntervalSince(request.startedAt))
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(Int64(remaining * 1000)))
+                    return .duration
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    if recorder.outputError != nil { return .outputFailed }
+                }
+                return .stopped
+            }
+            let first = await group.next() ?? .stopped
+            group.cancelAll()
+            return first
+        }
+    }
+}

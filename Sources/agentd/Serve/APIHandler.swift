@@ -1,0 +1,138 @@
+import Agent
+import Foundation
+
+/// Answers the daemon's HTTP requests: routes them (``APIRoute``), checks the bearer token on
+/// /v1, and turns job calls into ``JobRegistry`` calls. One line per request goes to the log
+/// (method, path, status; never a header or a body).
+struct APIHandler: Sendable {
+    /// Bodies above this are refused (413) before they are parsed.
+    static let maxBodyBytes = 1 << 20
+
+    let auth: APIAuth
+    let registry: JobRegistry
+    let settings: ServeSettings
+    let botFactory: BotJobFactory
+    let log: ServeLog
+
+    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let match = Router.match(method: request.method, path: request.path)
+        let response = await answer(request, match)
+        if case .route(let route, _) = match, route == .health || route == .metrics {
+            return response  // probes and scrapers would drown the log
+        }
+        log.info("http", ["method": request.method, "path": request.path, "status": String(response.status)])
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest, _ match: RouteMatch) async -> HTTPResponse {
+        // Unknown /v1 paths need the token too: without it, nothing under /v1 is revealed.
+        if request.path.hasPrefix("/v1/") || request.path == "/v1", !auth.allows(request) {
+            var response = HTTPResponse.error(401, "missing or wrong bearer token (send Authorization: Bearer <api token>)")
+            response.headers["WWW-Authenticate"] = "Bearer realm=\"agentd\""
+            return response
+        }
+        switch match {
+        case .notFound:
+            return .error(404, "no such path: \(request.path)")
+        case .methodNotAllowed(let allowed):
+            var response = HTTPResponse.error(405, "\(request.method) is not allowed on \(request.path) (allowed: \(allowed.joined(separator: ", ")))")
+            response.headers["Allow"] = allowed.joined(separator: ", ")
+            return response
+        case .route(let route, let id):
+            guard request.body.count <= Self.maxBodyBytes else { return .error(413, "the body is larger than \(Self.maxBodyBytes) bytes") }
+            do {
+                return try await answer(route, id: id ?? "", request: request)
+            } catch {
+                return error.response
+            }
+        }
+    }
+
+    private func answer(_ route: APIRoute, id: String, request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+        switch route {
+        case .health:
+            let jobs = await registry.metricsSnapshot()
+            let accepting = await registry.isAccepting
+            return .json(200, [
+                "status": accepting ? "ok" : "stopping", "accepting_jobs": .bool(accepting),
+                "jobs_running": .integer(Int64((jobs.byState[.running] ?? 0) + (jobs.byState[.queued] ?? 0))),
+            ])
+        case .metrics:
+            return .text(200, DaemonMetrics.render(jobs: await registry.metricsSnapshot(), process: .current()), contentType: MetricsText.contentType)
+        case .openAPI:
+            return .json(200, OpenAPIDocument.document)
+        case .createRecording:
+            let recording = try RecordingJobBody.request(try body(request), settings: settings)
+            log.redact(recording.token)
+            log.redact(recording.pin)
+            let log = self.log
+            let job = RoomRecordingJob(request: recording, iceAddresses: settings.iceAddresses) { line in log.info(line, ["room": recording.room]) }
+            return try await submit(.recording, RecordingJobWork(job: job))
+        case .createBot:
+            return try await submit(.bot, try bot(try body(request)))
+        case .listJobs:
+            return .json(200, ["jobs": .array(await registry.list())])
+        case .getJob:
+            guard let job = await registry.job(id) else { throw APIError(status: 404, message: "no job \(id)") }
+            return .json(200, job)
+        case .deleteJob:
+            guard let job = await registry.stop(id) else { throw APIError(status: 404, message: "no job \(id)") }
+            return .json(200, job)
+        }
+    }
+
+    private func body(_ request: HTTPRequest) throws(APIError) -> JSONValue {
+        guard !request.body.isEmpty else { throw .badRequest("the body is empty; send a JSON object") }
+        do {
+            return try JSONValue(parsing: String(decoding: request.body, as: UTF8.self))
+        } catch {
+            throw .badRequest("the body is not valid JSON")
+        }
+    }
+
+    private func submit(_ kind: JobKind, _ work: any JobWork) async throws(APIError) -> HTTPResponse {
+        do {
+            return .json(201, try await registry.submit(kind: kind, work: work))
+        } catch {
+            switch error {
+            case .full(let limit):
+                throw APIError(status: 429, message: "\(limit) job(s) are running, as many as max_jobs allows; stop one or try later")
+            case .shuttingDown:
+                throw APIError(status: 503, message: "the daemon is shutting down and takes no new jobs")
+            }
+        }
+    }
+
+    /// `POST /v1/bots`: `{"recipe": {...} or "name", "server"?, "room"?, "duration"?}`.
+    private func bot(_ body: JSONValue) throws(APIError) -> any JobWork {
+        guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
+        let known: Set<String> = ["recipe", "server", "room", "duration"]
+        let unknown = object.keys.filter { !known.contains($0) }.sorted()
+        guard unknown.isEmpty else { throw .badRequest("unknown field(s) \(unknown.joined(separator: ", ")); known: recipe, server, room, duration") }
+        guard let recipe = object["recipe"], recipe.objectValue != nil || recipe.stringValue?.isEmpty == false else {
+            throw .badRequest("recipe is required: a recipe object, or the name of a shipped recipe")
+        }
+        var server: String?
+        if let text = object["server"]?.stringValue {
+            guard JanusURL.parse(text) != nil else { throw .badRequest("server must be a ws:// or wss:// URL") }
+            server = text
+        } else if let value = object["server"], value != .null {
+            throw .badRequest("server must be a ws:// or wss:// URL")
+        }
+        var room: String?
+        if let value = object["room"], value != .null {
+            guard let text = value.stringValue, ChannelName.isValid(text) else {
+                throw .badRequest("room must be a room name of \(ChannelName.ruleDescription)")
+            }
+            room = text
+        }
+        let request = BotJobRequest(
+            recipe: recipe, server: server ?? settings.defaultServer, room: room, duration: try RecordingJobBody.duration(object["duration"]),
+            iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot)
+        do {
+            return try botFactory(request)
+        } catch {
+            throw APIError(status: error.status, message: error.message)
+        }
+    }
+}

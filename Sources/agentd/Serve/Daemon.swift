@@ -1,0 +1,32 @@
+import Agent
+
+/// The daemon assembled: an HTTP server on its own event loop, the API handler and the job
+/// registry. `agentd serve` runs one; tests run one in process with their own bot factory.
+final class Daemon: Sendable {
+    let registry: JobRegistry
+    let log: ServeLog
+    private let loop: EventLoop
+    private let server: HTTPServer
+
+    init(settings: ServeSettings, apiToken: String, log: ServeLog, botFactory: @escaping BotJobFactory) {
+        self.log = log
+        log.redact(apiToken)
+        registry = JobRegistry(limit: settings.maxJobs, log: log)
+        let handler = APIHandler(auth: APIAuth(token: apiToken), registry: registry, settings: settings, botFactory: botFactory, log: log)
+        loop = EventLoop(name: "agentd.http")
+        server = HTTPServer(loop: loop) { request in await handler.handle(request) }
+    }
+
+    /// Listens and returns the bound port.
+    func start(_ address: ListenAddress) throws -> UInt16 {
+        try server.listen(host: address.host, port: address.port)
+    }
+
+    /// Takes no new jobs (503), stops every job and waits until their files are final, then
+    /// closes the HTTP server. The API keeps answering while the jobs wind down.
+    func shutdown() async {
+        await registry.shutdown()
+        server.stop()
+        loop.shutdown()
+    }
+}

@@ -1,0 +1,143 @@
+import Agent
+
+/// The API described as OpenAPI 3.0 (served at /v1/openapi.json). A test checks it against
+/// ``APIRoute`` and against real responses: keep the three in step.
+enum OpenAPIDocument {
+    static var document: JSONValue {
+        [
+            "openapi": "3.0.3",
+            "info": [
+                "title": "agentd", "version": .string(CommandLineTool.version),
+                "description": "Records Janus VideoRoom rooms and runs bots on demand. Every /v1 path needs `Authorization: Bearer <token>`.",
+            ],
+            "components": [
+                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"]],
+                "schemas": schemas,
+            ],
+            "security": [["bearer": []]],
+            "paths": paths,
+        ]
+    }
+
+    private static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/\(name)")] }
+
+    private static func json(_ schema: JSONValue) -> JSONValue { ["application/json": ["schema": schema]] }
+
+    private static func answer(_ description: String, _ schema: String = "Error") -> JSONValue {
+        ["description": .string(description), "content": json(ref(schema))]
+    }
+
+    private static let errors: [String: JSONValue] = [
+        "401": answer("missing or wrong bearer token"),
+    ]
+
+    private static let idParameter: JSONValue = [
+        "name": "id", "in": "path", "required": true, "schema": ["type": "string"],
+    ]
+
+    private static func create(_ summary: String, body: String) -> JSONValue {
+        [
+            "summary": .string(summary),
+            "requestBody": ["required": true, "content": json(ref(body))],
+            "responses": .object(errors.merging([
+                "201": answer("the job, just created", "Job"),
+                "400": answer("bad body: not JSON, a missing or invalid field"),
+                "429": answer("as many jobs run as max_jobs allows"),
+                "503": answer("the daemon is shutting down"),
+            ]) { $1 }),
+        ]
+    }
+
+    private static var paths: JSONValue {
+        [
+            "/healthz": ["get": [
+                "summary": "Health (no token needed)", "security": [],
+                "responses": ["200": answer("up", "Health")],
+            ]],
+            "/metrics": ["get": [
+                "summary": "Prometheus text exposition (no token needed)", "security": [],
+                "responses": ["200": ["description": "metrics", "content": ["text/plain": ["schema": ["type": "string"]]]]],
+            ]],
+            "/v1/openapi.json": ["get": [
+                "summary": "This document",
+                "responses": .object(errors.merging(["200": ["description": "the OpenAPI document", "content": json(["type": "object"])]]) { $1 }),
+            ]],
+            "/v1/recordings": ["post": create("Start recording a room", body: "RecordingRequest")],
+            "/v1/bots": ["post": create("Start a bot from a recipe (inline or by name)", body: "BotRequest")],
+            "/v1/jobs": ["get": [
+                "summary": "Every job, oldest first (ended jobs are kept for a while)",
+                "responses": .object(errors.merging(["200": answer("the jobs", "JobList")]) { $1 }),
+            ]],
+            "/v1/jobs/{id}": [
+                "parameters": [idParameter],
+                "get": [
+                    "summary": "One job",
+                    "responses": .object(errors.merging(["200": answer("the job", "Job"), "404": answer("no such job")]) { $1 }),
+                ],
+                "delete": [
+                    "summary": "Stop a job cleanly (its files are finalized); answers with the job, now stopping",
+                    "responses": .object(errors.merging(["200": answer("the job", "Job"), "404": answer("no such job")]) { $1 }),
+                ],
+            ],
+        ]
+    }
+
+    private static var schemas: JSONValue {
+        [
+            "Error": [
+                "type": "object", "required": ["error", "status"],
+                "properties": ["error": ["type": "string"], "status": ["type": "integer"]],
+            ],
+            "Health": [
+                "type": "object", "required": ["status", "jobs_running", "accepting_jobs"],
+                "properties": ["status": ["type": "string"], "jobs_running": ["type": "integer"], "accepting_jobs": ["type": "boolean"]],
+            ],
+            "JobList": ["type": "object", "required": ["jobs"], "properties": ["jobs": ["type": "array", "items": ref("Job")]]],
+            "Job": [
+                "type": "object",
+                "required": ["id", "kind", "state", "error", "created_at", "ended_at", "participants", "bytes_written", "stats"],
+                "properties": [
+                    "id": ["type": "string"],
+                    "kind": ["type": "string", "enum": .array(JobKind.allCases.map { .string($0.rawValue) })],
+                    "state": ["type": "string", "enum": .array(JobState.allCases.map { .string($0.rawValue) })],
+                    "error": ["type": "string", "nullable": true, "description": "why the job failed"],
+                    "created_at": ["type": "string", "format": "date-time"],
+                    "ended_at": ["type": "string", "format": "date-time", "nullable": true],
+                    "participants": ["type": "integer", "description": "participants in the room now"],
+                    "bytes_written": ["type": "integer"],
+                    "stats": [
+                        "type": "object",
+                        "properties": ["packets": ["type": "integer"], "bytes": ["type": "integer"], "lost": ["type": "integer"],
+                                       "nacks": ["type": "integer"], "plis": ["type": "integer"], "writer_drops": ["type": "integer"]],
+                    ],
+                    "out": ["type": "string", "description": "recordings: the recording directory"],
+                    "room": ["type": "string"], "server": ["type": "string"],
+                    "stopped_by": ["type": "string", "description": "once done: duration, request, room_destroyed..."],
+                ],
+            ],
+            "RecordingRequest": [
+                "type": "object", "required": ["room"], "additionalProperties": false,
+                "properties": [
+                    "server": ["type": "string", "description": "Janus WebSocket URL; default: the config's server"],
+                    "room": ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"],
+                    "token": ["type": "string", "description": "Janus core token"],
+                    "pin": ["type": "string"],
+                    "display": ["type": "string"],
+                    "formats": ["description": "webm, wav, ogg, mix, data: a list or a comma-separated string",
+                                "oneOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]],
+                    "duration": ["type": "number", "description": "seconds; without it, records until DELETE"],
+                    "out": ["type": "string", "description": "a directory under the output root; default <room>-<UTC stamp>"],
+                    "create": ["type": "boolean", "description": "create the room if it is missing"],
+                ],
+            ],
+            "BotRequest": [
+                "type": "object", "required": ["recipe"], "additionalProperties": false,
+                "properties": [
+                    "recipe": ["description": "a recipe object, or the name of a shipped recipe",
+                               "oneOf": [["type": "object"], ["type": "string"]]],
+                    "server": ["type": "string"], "room": ["type": "string"], "duration": ["type": "number"],
+                ],
+            ],
+        ]
+    }
+}

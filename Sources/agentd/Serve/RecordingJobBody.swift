@@ -1,0 +1,86 @@
+import Agent
+import Foundation
+import Recorder
+
+/// `POST /v1/recordings`'s body, checked and turned into a ``RecordingRequest`` with the
+/// daemon's defaults. Every mistake is a 400 with a message naming the field.
+enum RecordingJobBody {
+    static let keys: Set<String> = ["server", "room", "token", "pin", "display", "formats", "duration", "out", "create"]
+
+    static func request(_ body: JSONValue, settings: ServeSettings, startedAt: Date = Date()) throws(APIError) -> RecordingRequest {
+        guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
+        let unknown = object.keys.filter { !keys.contains($0) }.sorted()
+        guard unknown.isEmpty else {
+            throw .badRequest("unknown field(s) \(unknown.joined(separator: ", ")); known: \(keys.sorted().joined(separator: ", "))")
+        }
+        guard let serverText = try string(object, "server") ?? settings.defaultServer else {
+            throw .badRequest("server is required (the config names no default server)")
+        }
+        guard let server = JanusURL.parse(serverText) else { throw .badRequest("server must be a ws:// or wss:// URL") }
+        guard let room = try string(object, "room") else { throw .badRequest("room is required") }
+        guard ChannelName.isValid(room) else { throw .badRequest("room must be a room name of \(ChannelName.ruleDescription)") }
+        let duration = try self.duration(object["duration"])
+        let create: Bool
+        switch object["create"] {
+        case nil, .null?: create = false
+        case .bool(let value)?: create = value
+        default: throw .badRequest("create must be true or false")
+        }
+        let directory = try self.directory(try string(object, "out"), room: room, root: settings.outputRoot, startedAt: startedAt)
+        return RecordingRequest(
+            server: server.absoluteString, room: room, display: try string(object, "display") ?? RecordingRequest.defaultDisplay,
+            token: try string(object, "token"), pin: try string(object, "pin"), create: create, duration: duration,
+            formats: try formats(object["formats"]), directory: directory, startedAt: startedAt)
+    }
+
+    private static func string(_ object: [String: JSONValue], _ key: String) throws(APIError) -> String? {
+        guard let value = object[key], value != .null else { return nil }
+        guard let text = value.stringValue, !text.isEmpty else { throw .badRequest("\(key) must be a non-empty string") }
+        return text
+    }
+
+    static func duration(_ value: JSONValue?) throws(APIError) -> Double? {
+        let seconds: Double
+        switch value {
+        case nil, .null?: return nil
+        case .integer(let number)?: seconds = Double(number)
+        case .double(let number)?: seconds = number
+        default: throw .badRequest("duration must be a number of seconds")
+        }
+        guard seconds > 0, seconds.isFinite, seconds <= 7 * 86_400 else { throw .badRequest("duration must be from 0 to 604800 seconds") }
+        return seconds
+    }
+
+    private static func formats(_ value: JSONValue?) throws(APIError) -> RecordingFormats {
+        let text: String
+        switch value {
+        case nil, .null?: return .default
+        case .string(let list)?: text = list
+        case .array(let items)?:
+            let names = items.compactMap(\.stringValue)
+            guard names.count == items.count else { throw .badRequest("formats must be a list of strings") }
+            text = names.joined(separator: ",")
+        default: throw .badRequest("formats must be a list or a comma-separated string")
+        }
+        do {
+            return try RecordingFormats(parsing: text)
+        } catch {
+            throw .badRequest("formats: \(error) (known: webm, wav, ogg, mix, data)")
+        }
+    }
+
+    /// `out` is a directory under the output root (API callers never write elsewhere): a
+    /// relative path without `..`.
+    static func directory(_ out: String?, room: String, root: String, startedAt: Date) throws(APIError) -> RecordingDirectory {
+        guard let out else { return RecordingDirectory(room: room, startedAt: startedAt, base: root) }
+        let parts = out.split(separator: "/")
+        guard !out.hasPrefix("/"), !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
+            throw .badRequest("out must be a relative directory under the output root, without . or ..")
+        }
+        let path = (root.hasSuffix("/") ? root : root + "/") + parts.joined(separator: "/")
+        if let existing = try? FileManager.default.contentsOfDirectory(atPath: path), !existing.isEmpty {
+            throw .badRequest("out \(out) already holds files under the output root")
+        }
+        return RecordingDirectory(path: path)
+    }
+}

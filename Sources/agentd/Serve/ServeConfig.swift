@@ -1,0 +1,81 @@
+import Agent
+import Foundation
+
+/// `agentd serve --config FILE`: a JSON object with these keys, all optional.
+///
+///     {"output_root": "/var/lib/agentd/recordings", "max_jobs": 4, "server": "ws://janus:8188/",
+///      "ice_allow": "eth0", "api_token": "…", "log_format": "json", "listen": "127.0.0.1:8080"}
+///
+/// Unknown keys are an error (a misspelt key silently ignored is worse).
+struct ServeConfig: Sendable, Equatable {
+    static let keys: Set<String> = ["output_root", "max_jobs", "server", "ice_allow", "api_token", "log_format", "listen"]
+
+    /// Where recordings go: `<output_root>/<room>-<UTC stamp>/`, or `<output_root>/<out>/`.
+    var outputRoot = "./recordings"
+    /// Jobs (recordings and bots) that may run at once; more are refused with 429.
+    var maxJobs = 4
+    /// The Janus WebSocket URL used when a request names none.
+    var server: String?
+    /// Interfaces or IPv4 addresses for ICE, as `--ice-allow` takes them (comma-separated).
+    var iceAllow: String?
+    /// The bearer token for /v1; AGENTD_API_TOKEN wins over it.
+    var apiToken: String?
+    var logFormat = ServeLog.Format.text
+    /// `HOST:PORT`; `--listen` wins over it.
+    var listen: String?
+
+    init() {}
+
+    init(path: String) throws(ServeConfigError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        try self.init(parsing: data)
+    }
+
+    init(parsing data: Data) throws(ServeConfigError) {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw .notJSON(reason: "\(error)")
+        }
+        guard let object = value.objectValue else { throw .notAnObject }
+        let unknown = object.keys.filter { !Self.keys.contains($0) }
+        guard unknown.isEmpty else { throw .unknownKeys(unknown) }
+        if let root = object["output_root"] {
+            guard let text = root.stringValue, !text.isEmpty else { throw .invalid(key: "output_root", expected: "a directory path") }
+            outputRoot = text
+        }
+        if let jobs = object["max_jobs"] {
+            guard let count = jobs.integerValue, count >= 1, count <= 1000 else { throw .invalid(key: "max_jobs", expected: "an integer from 1 to 1000") }
+            maxJobs = Int(count)
+        }
+        server = try Self.string(object, "server", expected: "a ws:// or wss:// URL")
+        if let server, JanusURL.parse(server) == nil { throw .invalid(key: "server", expected: "a ws:// or wss:// URL") }
+        if case .array(let items)? = object["ice_allow"] {
+            let names = items.compactMap(\.stringValue)
+            guard names.count == items.count else { throw .invalid(key: "ice_allow", expected: "a list of interface names or IPv4 addresses") }
+            iceAllow = names.joined(separator: ",")
+        } else {
+            iceAllow = try Self.string(object, "ice_allow", expected: "a list of interface names or IPv4 addresses")
+        }
+        apiToken = try Self.string(object, "api_token", expected: "a non-empty string")
+        if let format = object["log_format"] {
+            guard let parsed = format.stringValue.flatMap(ServeLog.Format.init(rawValue:)) else {
+                throw .invalid(key: "log_format", expected: "\"text\" or \"json\"")
+            }
+            logFormat = parsed
+        }
+        listen = try Self.string(object, "listen", expected: "HOST:PORT")
+    }
+
+    private static func string(_ object: [String: JSONValue], _ key: String, expected: String) throws(ServeConfigError) -> String? {
+        guard let value = object[key], value != .null else { return nil }
+        guard let text = value.stringValue, !text.isEmpty else { throw .invalid(key: key, expected: expected) }
+        return text
+    }
+}

@@ -1,0 +1,19 @@
+/// What the daemon's jobs take from the config (and flags), resolved once at start.
+struct ServeSettings: Sendable {
+    var outputRoot: String
+    var maxJobs: Int
+    /// The Janus URL for requests that name none.
+    var defaultServer: String?
+    /// Addresses for ICE, resolved from the allow-list.
+    var iceAddresses: [String]
+}
+
+/// A request the API refuses, with its status and message.
+struct APIError: Error, Equatable {
+    let status: Int
+    let message: String
+
+    static func badRequest(_ message: String) -> APIError { APIError(status: 400, message: message) }
+
+    var response: HTTPResponse { .error(status, message) }
+}

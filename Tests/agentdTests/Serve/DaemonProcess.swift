@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+
+/// `agentd serve` as a child process with a scratch config (port 0, its own output root, ICE on
+/// the lab interface), and a client for its API.
+final class DaemonProcess: Sendable {
+    static let token = "serve-lab-token-5d81e2f0"
+
+    let process: ChildProcess
+    let client: APIClient
+    let outputRoot: String
+    private let scratch: String
+
+    private init(process: ChildProcess, client: APIClient, outputRoot: String, scratch: String) {
+        self.process = process
+        self.client = client
+        self.outputRoot = outputRoot
+        self.scratch = scratch
+    }
+
+    static func start(lab: LabEnvironment, maxJobs: Int = 2) async throws -> DaemonProcess {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-serve-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let outputRoot = scratch + "/recordings"
+        let config = """
+            {"output_root": "\(outputRoot)", "max_jobs": \(maxJobs), "server": "\(lab.janusWS)",
+             "ice_allow": ["\(lab.values["LAB_IFACE"] ?? "agentd-lab0")"], "api_token": "\(token)"}
+            """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: scratch + "/config.json"))
+        let process = try ChildProcess(
+            AgentdBinary.path, ["serve", "--config", scratch + "/config.json", "--listen", "127.0.0.1:0"], name: "agentd serve",
+            environment: ["AGENTD_API_TOKEN": ""])
+        try await pollUntil(timeout: .seconds(10), "agentd serve to listen") {
+            process.stderr.contains("listening on http://") || !process.isRunning
+        }
+        let stderr = process.stderr
+        guard let range = stderr.range(of: #"listening on http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
+            throw ChildProcess.Failure(description: "agentd serve did not start: \(stderr)")
+        }
+        let base = String(stderr[range].dropFirst("listening on ".count))
+        return DaemonProcess(process: process, client: APIClient(base: base, token: token), outputRoot: outputRoot, scratch: scratch)
+    }
+
+    /// Stops the daemon (SIGTERM) if it still runs and removes its scratch directory.
+    func finish() {
+        process.terminate()
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+}

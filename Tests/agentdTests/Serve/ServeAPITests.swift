@@ -1,0 +1,133 @@
+import Agent
+import Foundation
+import TestSupport
+import Testing
+
+@testable import agentd
+
+/// The API's contract without the lab: auth, status codes, the jobs list and stop, the job
+/// limit and shutdown, on an in-process daemon with a test bot factory.
+@Suite("ServeAPI", .serialized)
+struct ServeAPITests {
+    @Test("/v1 needs the bearer token (401 without or wrong); /healthz and /metrics do not")
+    func auth() async throws {
+        let daemon = try InProcessDaemon()
+        var unauthenticated = daemon.client
+        unauthenticated.token = nil
+        let missing = try await unauthenticated.get("/v1/jobs")
+        #expect(missing.status == 401)
+        #expect(missing.json?["error"]?.stringValue?.contains("bearer token") == true, "\(missing.text)")
+        #expect(try await daemon.client.call("GET", "/v1/jobs", token: "wrong-token").status == 401)
+        #expect(try await daemon.client.call("GET", "/v1/jobs", token: InProcessDaemon.token + "x").status == 401)
+        #expect(try await unauthenticated.get("/v1/nothing-here").status == 401, "unknown /v1 paths reveal nothing either")
+        #expect(try await unauthenticated.get("/v1/openapi.json").status == 401)
+        let health = try await unauthenticated.get("/healthz")
+        #expect(health.status == 200)
+        #expect(health.json?["status"] == "ok")
+        #expect(try await unauthenticated.get("/metrics").status == 200)
+        #expect(try await daemon.client.get("/v1/jobs").status == 200)
+        await daemon.shutdown()
+        #expect(!daemon.log.contains(InProcessDaemon.token))
+    }
+
+    @Test("bad bodies are 400 with a message naming the field; unknown ids 404; wrong methods 405")
+    func badRequests() async throws {
+        let daemon = try InProcessDaemon()
+        let client = daemon.client
+        let cases: [(body: String, says: String)] = [
+            ("{not json", "not valid JSON"),
+            ("[1,2]", "JSON object"),
+            (#"{"server": "ws://127.0.0.1:1/"}"#, "room is required"),
+            (#"{"room": "r"}"#, "server is required"),
+            (#"{"server": "http://x/", "room": "r"}"#, "ws:// or wss://"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "no spaces allowed"}"#, "room must be"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "formats": "webm,mp3"}"#, "formats"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "duration": -1}"#, "duration"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "out": "../escape"}"#, "out must be"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "colour": "red"}"#, "unknown field(s) colour"),
+        ]
+        for (body, says) in cases {
+            let reply = try await client.post("/v1/recordings", body)
+            #expect(reply.status == 400, "\(body) → \(reply.status) \(reply.text)")
+            #expect(reply.json?["error"]?.stringValue?.contains(says) == true, "\(body) → \(reply.text)")
+        }
+        #expect(try await client.post("/v1/bots", #"{"server": "ws://x/"}"#).status == 400)
+        #expect(try await client.post("/v1/bots", #"{"recipe": "by-name"}"#).json?["error"]?.stringValue?.contains("inline") == true)
+        #expect(try await client.get("/v1/jobs/0123456789abcdef").status == 404)
+        #expect(try await client.delete("/v1/jobs/0123456789abcdef").status == 404)
+        let wrongMethod = try await client.call("PUT", "/v1/jobs")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["allow"] == "GET")
+        #expect(try await client.get("/nowhere").status == 404)
+        #expect(try await client.get("/v1/jobs").json?["jobs"]?.arrayValue?.isEmpty == true, "a refused body made no job")
+        await daemon.shutdown()
+    }
+
+    @Test("bot jobs: create (201), list, get, DELETE → stopping → done; a failing bot ends failed with its reason")
+    func botJobs() async throws {
+        let daemon = try InProcessDaemon()
+        let client = daemon.client
+        let created = try await client.post("/v1/bots", #"{"recipe": {"name": "parked"}, "room": "lobby"}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(created.json?["id"]?.stringValue)
+        #expect(created.json?["kind"] == "bot")
+        _ = try await client.waitForJob(id, in: ["running"], within: .seconds(5))
+        let listed = try await client.get("/v1/jobs").json?["jobs"]?.arrayValue ?? []
+        #expect(listed.compactMap { $0["id"]?.stringValue } == [id])
+
+        let stopping = try await client.delete("/v1/jobs/\(id)")
+        #expect(stopping.status == 200)
+        #expect(["stopping", "done"].contains(stopping.json?["state"]?.stringValue ?? ""), "\(stopping.text)")
+        let done = try await client.waitForJob(id, in: ["done"], within: .seconds(5))
+        #expect(done["error"] == .null)
+        #expect(done["stopped_by"] == "request")
+        #expect(done["ended_at"]?.stringValue != nil)
+
+        let failing = try await client.post("/v1/bots", #"{"recipe": {"fail": "the recipe broke"}}"#)
+        let failingID = try #require(failing.json?["id"]?.stringValue)
+        let failed = try await client.waitForJob(failingID, in: ["failed"], within: .seconds(5))
+        #expect(failed["error"] == "the recipe broke")
+        #expect(try await client.get("/healthz").status == 200, "the daemon stays up")
+        await daemon.shutdown()
+    }
+
+    @Test("the job limit answers 429 with a message; a stopped job frees its slot; shutdown answers 503 and stops every job")
+    func limitAndShutdown() async throws {
+        let daemon = try InProcessDaemon(maxJobs: 2)
+        let client = daemon.client
+        let first = try #require(try await client.post("/v1/bots", #"{"recipe": {}}"#).json?["id"]?.stringValue)
+        let second = try #require(try await client.post("/v1/bots", #"{"recipe": {}}"#).json?["id"]?.stringValue)
+        let refused = try await client.post("/v1/bots", #"{"recipe": {}}"#)
+        #expect(refused.status == 429)
+        #expect(refused.json?["error"]?.stringValue?.contains("max_jobs") == true, "\(refused.text)")
+        let refusedRecording = try await client.post("/v1/recordings", #"{"server": "ws://127.0.0.1:1/", "room": "r"}"#)
+        #expect(refusedRecording.status == 429, "the limit counts every kind")
+
+        _ = try await client.delete("/v1/jobs/\(first)")
+        _ = try await client.waitForJob(first, in: ["done"], within: .seconds(5))
+        // This one takes a moment to stop, so the API can be asked while the daemon shuts down.
+        let third = try await client.post("/v1/bots", #"{"recipe": {"linger_ms": 1500}}"#)
+        #expect(third.status == 201, "\(third.text)")
+        let thirdID = try #require(third.json?["id"]?.stringValue)
+
+        let shutdown = Task { await daemon.daemon.shutdown() }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try await client.get("/healthz").json?["accepting_jobs"] != false, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let late = try await client.post("/v1/bots", #"{"recipe": {}}"#)
+        #expect(late.status == 503, "\(late.text)")
+        #expect(late.json?["error"]?.stringValue?.contains("shutting down") == true)
+        #expect(try await client.state(of: thirdID) == "stopping")
+        await shutdown.value
+        for id in [second, thirdID] {
+            #expect(await daemon.daemon.registry.job(id)?["state"] == "done", "\(id) not stopped by the shutdown")
+        }
+        do {
+            _ = try await daemon.daemon.registry.submit(kind: .bot, work: ParkedBot(failure: nil))
+            Issue.record("a job was accepted after shutdown")
+        } catch {
+            #expect(error == .shuttingDown)
+        }
+    }
+}
