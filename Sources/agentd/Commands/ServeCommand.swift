@@ -17,6 +17,7 @@ enum ServeCommand: Command {
             "Config keys: output_root (default ./recordings), max_jobs (default 4), server, ice_allow, api_token, log_format, "
                 + "listen. Unknown keys are an error. --listen, --log-format and --ice-allow win over the config.",
             "SIGINT and SIGTERM: take no new jobs (503), stop every job, finalize every recording, exit 0.",
+            "POST /v1/bots runs a recipe given inline or by name; names are looked up in $AGENTD_RECIPES, else ./recipes.",
             SharedOptions.exitCodeNote,
         ]
     )
@@ -53,7 +54,10 @@ enum ServeCommand: Command {
         let log = ServeLog(format: format, write: context.standardError)
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
-        let daemon = Daemon(settings: settings, apiToken: token, log: log, botFactory: unavailableBots)
+        let recipes = RecipeLibrary(directory: URL(fileURLWithPath: context.environment["AGENTD_RECIPES"].flatMap { $0.isEmpty ? nil : $0 } ?? "recipes"))
+        let bots = RecipeBotJobs.factory(
+            recipes: recipes, environment: RecipeEnvironment(variables: context.environment, log: { line in log.info(line) }))
+        let daemon = Daemon(settings: settings, apiToken: token, log: log, botFactory: bots)
         let port: UInt16
         do {
             port = try daemon.start(address)
@@ -67,10 +71,5 @@ enum ServeCommand: Command {
         await daemon.shutdown()
         log.info("stopped")
         return .ok
-    }
-
-    /// No recipe runner in this build: `POST /v1/bots` answers 501.
-    static let unavailableBots: BotJobFactory = { (_: BotJobRequest) throws(BotJobRejection) -> any JobWork in
-        throw .unavailable
     }
 }

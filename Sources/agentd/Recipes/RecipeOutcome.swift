@@ -5,7 +5,7 @@ import Foundation
 struct RecipeOutcome: Sendable, Equatable {
     var recipe: String
     var room: String
-    /// Why it ended: "duration", "signal" (a stop request), "end of files", "a read error (...)";
+    /// Why it ended: "duration", "signal" (CLI) or "request" (daemon), "end of files", "a read error (...)";
     /// "running" while it runs.
     var stoppedBy = "running"
     var seconds = 0.0

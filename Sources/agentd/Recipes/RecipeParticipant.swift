@@ -138,6 +138,8 @@ struct RecipeEnvironment: Sendable {
     var log: @Sendable (String) -> Void
     /// The daemon's output root: a recorder recipe's `out` must lie under it. nil for the CLI.
     var outputRoot: String?
+    /// What the summary calls a stop through `run(until:)`: "signal" for the CLI, "request" for a DELETE.
+    var stopName = "signal"
 
     init(variables: [String: String] = ProcessInfo.processInfo.environment, speechCommand: String = "espeak-ng",
          log: @escaping @Sendable (String) -> Void = { _ in }, outputRoot: String? = nil) {

@@ -100,7 +100,7 @@ actor RecipeRunner {
         for waiter in waiters { waiter.cancel() }
         stopContinuation.finish()
         switch reason {
-        case .requested: outcome.stoppedBy = "signal"
+        case .requested: outcome.stoppedBy = environment.stopName
         case .duration: outcome.stoppedBy = "duration"
         case .ended(.playbackFinished(.readError(let why))): outcome.stoppedBy = "a read error (\(why))"
         case .ended(.playbackFinished): outcome.stoppedBy = "end of files"
