@@ -41,13 +41,3 @@ enum SharedOptions {
     static let exitCodeNote =
         "exit codes: 0 ok, 2 usage, 3 refused (auth, token, pin, room missing), 4 connection failed, 5 output failed, 1 other."
 }
-
-/// A command whose issue has not landed yet: real flags and help, and an honest exit 1.
-struct NotYetAvailable: Error {
-    let command: String
-    let landsWith: String
-
-    var failure: CommandFailure {
-        CommandFailure(.failure, "'agentd \(command)' is not available in this build yet", hint: landsWith)
-    }
-}
