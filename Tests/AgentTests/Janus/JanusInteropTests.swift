@@ -56,7 +56,7 @@ struct JanusInteropTests {
             python.path,
             [script.path, "--ws", lab.janusWS, "--room", roomID, "--display", display, "--create", "--duration", "30"])
         defer { publisher.terminate() }
-        let ready = try await publisher.waitForLine(prefix: "READY", within: .seconds(25))
+        let ready = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
         let readyJSON = try JSONValue(parsing: String(ready.dropFirst("READY".count)))
         let publisherID = try #require(readyJSON["id"]?.idString)
 

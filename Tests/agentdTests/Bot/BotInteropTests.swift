@@ -104,7 +104,7 @@ struct BotInteropTests {
             [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "talker", "--create",
              "--no-video", "--data-interval-ms", "100", "--duration", "40"], name: "aiortc publisher")
         defer { publisher.terminate() }
-        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
 
         let audio = try AudioTrack(configuration: .init())
         let bot = Bot(configuration: Self.configuration(lab, room: room, display: "databot", listens: true))
@@ -118,7 +118,7 @@ struct BotInteropTests {
             [Repository.peer("subscriber.py"), "--ws", lab.janusWS, "--room", room, "--feed-display", "databot",
              "--out", scratch.path("subscriber"), "--duration", "30"], name: "aiortc subscriber")
         defer { subscriber.terminate() }
-        _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
 
         // Send every 100 ms until the subscriber logged some (its data channel opens after READY).
         var sent = 0

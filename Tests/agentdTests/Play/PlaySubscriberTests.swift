@@ -42,7 +42,7 @@ struct PlaySubscriberTests {
              "--out", out, "--duration", "6", "--find-timeout", "20"],
             name: "aiortc subscriber")
         defer { subscriber.terminate() }
-        _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
         try await pollUntil(timeout: .seconds(30), "the subscriber to finish") { !subscriber.isRunning }
         #expect(subscriber.exitStatus == 0, "\(subscriber.stderr.suffix(2000))")
         #expect(player.isRunning, "agentd play ended early: \(player.stderr)")
@@ -89,7 +89,7 @@ struct PlaySubscriberTests {
              "--feed-display", Self.display, "--find-timeout", "20", "--duration", "30"],
             name: "chromium subscriber")
         defer { browser.terminate() }
-        _ = try await browser.waitForLine(prefix: "READY", within: .seconds(45))
+        _ = try await browser.waitForLine(prefix: "READY", within: .seconds(90))
         // Two seconds of decoded video and audio with energy: what a browser user would see and hear.
         let line = try await browser.waitForLine(timeout: .seconds(20)) { line in
             guard let stats = Self.stats(line) else { return false }

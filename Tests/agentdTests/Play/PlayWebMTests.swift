@@ -34,7 +34,7 @@ struct PlayWebMTests {
                  "--out", out, "--duration", "6", "--find-timeout", "20"],
                 name: "aiortc subscriber")
             defer { subscriber.terminate() }
-            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
             try await pollUntil(timeout: .seconds(30), "the subscriber to finish") { !subscriber.isRunning }
             #expect(subscriber.exitStatus == 0, "\(subscriber.stderr.suffix(2000))")
             #expect(player.isRunning, "agentd play ended early: \(player.stderr)")

@@ -23,7 +23,7 @@ struct RecipeDaemonTests {
             _ = try await client.waitForJob(id, in: ["running"], within: .seconds(20))
             let subscriber = try lab.subscriber(of: "apitone", out: lab.scratch.path("sub"), seconds: 3)
             defer { subscriber.terminate() }
-            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
             try await RecipeLab.finish(subscriber)
             let (samples, _) = try RecordingChecks.samples(lab.scratch.path("sub/audio.wav"))
             let middle = samples.dropFirst(24_000).prefix(2 * 48_000)

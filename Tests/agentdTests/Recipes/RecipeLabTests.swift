@@ -19,7 +19,7 @@ struct RecipeLabTests {
             defer { bot.terminate() }
             let subscriber = try lab.subscriber(of: "tone", out: lab.scratch.path("sub"), seconds: 4)
             defer { subscriber.terminate() }
-            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
             try await RecipeLab.finish(subscriber)
             let (samples, rate) = try RecordingChecks.samples(lab.scratch.path("sub/audio.wav"))
             #expect(rate == 48_000)
@@ -49,7 +49,7 @@ struct RecipeLabTests {
             defer { bot.terminate() }
             let subscriber = try lab.subscriber(of: "player", out: lab.scratch.path("sub"), seconds: 5)
             defer { subscriber.terminate() }
-            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
             try await RecipeLab.finish(subscriber)
             let summaryData = try Data(contentsOf: URL(fileURLWithPath: lab.scratch.path("sub/summary.json")))
             let received = try #require(try JSONSerialization.jsonObject(with: summaryData) as? [String: Any])
@@ -75,12 +75,12 @@ struct RecipeLabTests {
             let lab = try RecipeLab("recho")
             let talker = try lab.publisher("talker", tone: 440, seconds: 40)
             defer { talker.terminate() }
-            _ = try await talker.waitForLine(prefix: "READY", within: .seconds(30))
+            _ = try await talker.waitForLine(prefix: "READY", within: .seconds(90))
             let bot = try lab.bot(Self.shipped("echo"), seconds: 30)
             defer { bot.terminate() }
             let subscriber = try lab.subscriber(of: "echo", out: lab.scratch.path("sub"), seconds: 5)
             defer { subscriber.terminate() }
-            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
             try await RecipeLab.finish(subscriber)
             let (samples, _) = try RecordingChecks.samples(lab.scratch.path("sub/audio.wav"))
             let late = samples.dropFirst(48_000).prefix(3 * 48_000)
@@ -107,7 +107,7 @@ struct RecipeLabTests {
             defer { bot.terminate() }
             let subscriber = try lab.subscriber(of: "announcer", out: lab.scratch.path("sub"), seconds: 6)
             defer { subscriber.terminate() }
-            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
             try await RecipeLab.finish(subscriber)
             let (samples, _) = try RecordingChecks.samples(lab.scratch.path("sub/audio.wav"))
             let windows = RecipeLab.windowRMS(samples)
@@ -129,7 +129,7 @@ struct RecipeLabTests {
             defer { bot.terminate() }
             let subscriber = try lab.subscriber(of: "greeter", out: lab.scratch.path("sub"), seconds: 8)
             defer { subscriber.terminate() }
-            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(30))
+            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
             let carol = try lab.publisher("carol", seconds: 30)
             defer { carol.terminate() }
             var greeting: [String: Any]?

@@ -12,7 +12,7 @@ struct RecipeRecorderTests {
             let lab = try RecipeLab("rrecorder")
             let talker = try lab.publisher("alice", tone: 440, seconds: 40)
             defer { talker.terminate() }
-            _ = try await talker.waitForLine(prefix: "READY", within: .seconds(60))
+            _ = try await talker.waitForLine(prefix: "READY", within: .seconds(90))
             let out = lab.scratch.path("rec")
             let recipe = try lab.recipe("recorder", #"""
                 {"name": "recorder", "role": "audience", "display": "recorder",

@@ -33,7 +33,7 @@ struct AVSyncTests {
              "--sync-pulse-ms", String(Self.pulseMs), "--duration", "40"],
             name: "metronome")
         defer { publisher.terminate() }
-        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
 
         let recording = try ChildProcess(
             AgentdBinary.path,

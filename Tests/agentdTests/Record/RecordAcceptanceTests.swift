@@ -15,7 +15,7 @@ struct RecordAcceptanceTests {
                          "--tone", String(Int(Self.tones[display] ?? 440)), "--duration", "40"]
         if create { arguments.append("--create") }
         let process = try ChildProcess(Repository.python, arguments, name: display)
-        _ = try await process.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await process.waitForLine(prefix: "READY", within: .seconds(90))
         return process
     }
 
@@ -25,7 +25,7 @@ struct RecordAcceptanceTests {
             [Repository.peer("chromium/driver.py"), "publish", "--ws", lab.janusWS, "--room", room, "--display", display,
              "--tone", String(Int(Self.tones[display] ?? 880)), "--duration", "40"] + extra,
             name: "chromium-\(display)")
-        _ = try await process.waitForLine(prefix: "READY", within: .seconds(45))
+        _ = try await process.waitForLine(prefix: "READY", within: .seconds(90))
         return process
     }
 

@@ -71,7 +71,7 @@ struct RecordFailureTests {
             [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "pinned", "--create",
              "--pin", "s3cret", "--duration", "30"])
         defer { publisher.terminate() }
-        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
         let out = Self.temporaryPath("pin")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let wrong = try await runRecord(["--server", lab.janusWS, "--room", room, "--pin", "nope", "--out", out, "--ice-allow", "agentd-lab0"])
@@ -94,7 +94,7 @@ struct RecordFailureTests {
             Repository.python,
             [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "dora", "--create", "--duration", "40"])
         defer { publisher.terminate() }
-        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
 
         for signal in [SIGTERM, SIGKILL] {
             let out = Self.temporaryPath("signal\(signal)")

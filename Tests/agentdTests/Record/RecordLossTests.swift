@@ -25,7 +25,7 @@ struct RecordLossTests {
             Repository.python,
             [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "lossy", "--create", "--duration", "40"])
         defer { publisher.terminate() }
-        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
 
         let applied = try Self.lab(["up", "--loss", "5"])
         #expect(applied.status == 0, "\(applied.output)")

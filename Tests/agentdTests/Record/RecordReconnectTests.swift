@@ -22,7 +22,7 @@ struct RecordReconnectTests {
             [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "alice", "--tone", "440",
              "--duration", "60", "--create"],
             name: "alice")
-        _ = try await process.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await process.waitForLine(prefix: "READY", within: .seconds(90))
         return process
     }
 

@@ -29,7 +29,7 @@ struct RecordTokenTests {
             [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "tok", "--create",
              "--token-secret", secret, "--duration", "30"])
         defer { publisher.terminate() }
-        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
 
         let common = ["--server", lab.janusWS, "--room", room, "--out", out, "--ice-allow", "agentd-lab0"]
         let started = ContinuousClock.now

@@ -18,7 +18,7 @@ struct ServeRecordingTests {
                          "--tone", String(tone), "--duration", "40", "--create"]
         if let pin { arguments += ["--pin", pin] }
         let process = try ChildProcess(Repository.python, arguments, name: display)
-        _ = try await process.waitForLine(prefix: "READY", within: .seconds(30))
+        _ = try await process.waitForLine(prefix: "READY", within: .seconds(90))
         return process
     }
 
