@@ -16,7 +16,7 @@ final class RecipeBehaviours: Sendable {
     }
 
     /// A send right after joining may find the data channel still opening: retried this long.
-    static let sendRetryWindow = Duration.seconds(5)
+    static let defaultSendRetryWindow = Duration.seconds(5)
 
     private let behaviours: [Recipe.Behaviour]
     private let botName: String
@@ -24,10 +24,12 @@ final class RecipeBehaviours: Sendable {
     private let say: @Sendable (String) -> Void
     private let state = Mutex(Counters())
     private let timers = Mutex<[Task<Void, Never>]>([])
+    private let sendRetryWindow: Duration
 
-    init(_ behaviours: [Recipe.Behaviour], botName: String, send: @escaping @Sendable (String) async throws -> Void,
-         say: @escaping @Sendable (String) -> Void) {
+    init(_ behaviours: [Recipe.Behaviour], botName: String, sendRetryWindow: Duration = defaultSendRetryWindow,
+         send: @escaping @Sendable (String) async throws -> Void, say: @escaping @Sendable (String) -> Void) {
         self.behaviours = behaviours
+        self.sendRetryWindow = sendRetryWindow
         self.botName = botName
         self.send = send
         self.say = say
@@ -82,7 +84,7 @@ final class RecipeBehaviours: Sendable {
             state.withLock { $0.announcements += 1 }
         }
         guard let message = behaviour.send?.render(name: name) else { return }
-        let deadline = ContinuousClock.now + Self.sendRetryWindow
+        let deadline = ContinuousClock.now + sendRetryWindow
         while true {
             do {
                 try await send(message)

@@ -14,7 +14,8 @@ import Testing
 
         func behaviours(_ rules: [Recipe.Behaviour]) -> RecipeBehaviours {
             RecipeBehaviours(
-                rules, botName: "bot",
+                // A long window: under the full suite's load a task may wait seconds for a thread.
+                rules, botName: "bot", sendRetryWindow: .seconds(60),
                 send: { text in
                     let fail = self.failuresLeft.withLock { left -> Bool in
                         defer { left = max(0, left - 1) }
@@ -50,7 +51,7 @@ import Testing
         ])
         behaviours.started()
         defer { behaviours.stop() }
-        try await pollUntil(timeout: .seconds(5), "three ticks and one hello") { recorder.said.current.count == 3 && recorder.sent.current.count == 1 }
+        try await pollUntil(timeout: .seconds(60), "three ticks and one hello") { recorder.said.current.count == 3 && recorder.sent.current.count == 1 }
         try await Task.sleep(for: .milliseconds(250))
         #expect(recorder.said.current == ["tick", "tick", "tick"], "no fourth tick")
         #expect(recorder.sent.current == ["hello from bot"])
