@@ -31,6 +31,7 @@ extension ParticipantRecording {
     /// The connection dropped: later frames belong to new streams and are placed by wall time.
     func suspend() {
         audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
+        oggAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
         mediaAnchors.removeAll()
         decoder = nil
         webm?.resumeAfterGap()

@@ -47,9 +47,12 @@ final class ParticipantRecording {
     private var ogg: OggOpusWriter?
     private var oggError: String?
     private var oggStartMs: Int64?
+    private var oggStartPosition: Int64 = 0
     var decoder: OpusDecoder?
 
     var audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
+    /// Where the `.opus` file's packets belong (samples), by RTP like the WAV's.
+    var oggAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
     /// Timeline position just past the last audio decoded (or concealed).
     private(set) var audioEnd: Int64?
     var reanchors: Int { audioAnchor.reanchors }
@@ -100,7 +103,7 @@ final class ParticipantRecording {
             if !failedBefore, let error = webm.error { reportError("\(webm.fileName): \(error)") }
         }
         guard frame.kind == .audio, frame.codec == .opus else { return [] }
-        writeOgg(frame.bytes, ms: ms)
+        writeOgg(frame, ms: ms)
         guard decodeAudio else { return [] }
         return decode(frame, ms: ms)
     }
@@ -118,14 +121,28 @@ final class ParticipantRecording {
         }
     }
 
-    private func writeOgg(_ packet: [UInt8], ms: Int64) {
+    /// A 20 ms Opus frame of silence (CELT, fullband, one frame, all bands zero).
+    static let opusSilence: [UInt8] = [0xF8, 0xFF, 0xFE]
+
+    /// Appends one packet to the `.opus` file, first filling a gap of 60 ms or more before it
+    /// (DTX, loss, a reconnect) with 20 ms silence frames, so the file keeps the recording's
+    /// timeline instead of closing gaps up. Packets are placed by RTP (see ``RTPTimelineAnchor``),
+    /// so jitter and a moving wall-clock mapping add nothing.
+    private func writeOgg(_ frame: RemoteFrame, ms: Int64) {
         guard formats.contains(.ogg), oggError == nil else { return }
+        let position = oggAnchor.place(rtp: frame.rtpTimestamp, clockRate: frame.clockRate, wallPosition: ms * 48)
         do {
             if ogg == nil {
                 ogg = try OggOpusWriter(path: directory.filePath("\(name).opus"))
                 oggStartMs = ms
+                oggStartPosition = position
             }
-            try ogg?.write(packet: packet)
+            guard let ogg else { return }
+            let behind = position - oggStartPosition - ogg.durationSamples
+            if behind >= 3 * 960 {
+                for _ in 0..<(behind / 960) { try ogg.write(packet: Self.opusSilence) }
+            }
+            try ogg.write(packet: frame.bytes)
         } catch let error as OpusPacket.Error {
             _ = error  // a malformed packet is skipped, the file goes on
         } catch {

@@ -80,6 +80,24 @@ import Testing
         #expect(videoAfter.first?[2].hasPrefix("K") == true, "\(videoAfter.prefix(2))")
         #expect(videoAfter.count == 105, "\(videoAfter.count) video frames after the gap")
         #expect(!FileManager.default.fileExists(atPath: directory.file("alice-2.webm")))
+
+        // alice.opus: the gap is 20 ms silence frames, so the file keeps the 12 s timeline and
+        // her tone sits at 8 s again.
+        let opus = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", directory.file("alice.opus")])
+        let opusSeconds = Double(opus.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(abs(opusSeconds - 12) < 0.05, "alice.opus lasts \(opusSeconds) s")
+        let decoded = try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", directory.file("alice.opus"),
+                                                  "-f", "s16le", "-ac", "1", "-ar", "48000", directory.file("alice.raw")])
+        #expect(decoded.status == 0 && decoded.stderr == "")
+        let raw = try Data(contentsOf: URL(fileURLWithPath: directory.file("alice.raw")))
+        let pcm = raw.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(pcm.count > 570_000)
+        if pcm.count > 528_000 {
+            let gap = pcm[240_000..<336_000]
+            #expect(gap.map { abs(Int($0)) }.max() ?? 0 < 100, "silence across the gap")
+            let back = pcm[432_000..<528_000]
+            #expect(goertzel(back, frequency: 440) > 100 * goertzel(back, frequency: 660))
+        }
     }
 
     @Test("a signaling drop: the same ids go on, placed by wall time after the gap")
