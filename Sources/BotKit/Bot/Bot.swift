@@ -30,6 +30,8 @@ public actor Bot {
     private var channel: Channel?
     private var pacing: BotPacing?
     private var forwarding: Task<Void, Never>?
+    private var options: ChannelOptions?
+    private var recovery: Task<Void, Never>?
     private var started = false
     /// What the publisher had sent when it stopped, so summaries can be read after ``stop()``.
     private var finalStatistics: [TrackKind: SendStreamStatistics] = [:]
@@ -71,14 +73,11 @@ public actor Bot {
             role: .host, display: configuration.display, pin: configuration.pin, create: configuration.create,
             iceAddresses: configuration.iceAddresses, statsInterval: configuration.statsInterval, connectTimeout: configuration.connectTimeout,
             host: HostOptions(tracks: tracks, dataChannel: media.dataChannel, listens: configuration.listens))
+        self.options = options
         do {
-            let channel = try await engine.join(server: configuration.server, room: configuration.room, token: configuration.token, options: options)
-            self.channel = channel
-            forwarding = Self.forward(channel.events, emit: emit)
-            guard let publishing = await channel.publishSession, let publisherID = await channel.localUserID else {
-                throw BotError.connectionFailed("the channel has no publishing session")
-            }
+            let (channel, publishing, publisherID) = try await join(options)
             pacing = try await BotPacing.start(media, publishing: publishing, tracks: tracks, pacingInterval: Self.pacingInterval, emit: emit)
+            _ = channel
             emit(.connected(publisherID: publisherID))
         } catch {
             await stop()
@@ -86,8 +85,75 @@ public actor Bot {
         }
     }
 
+    /// Joins as a host and forwards the channel's events; the channel becomes the bot's.
+    private func join(_ options: ChannelOptions) async throws -> (Channel, PublishSession, String) {
+        let channel = try await engine.join(server: configuration.server, room: configuration.room, token: configuration.token, options: options)
+        self.channel = channel
+        let continuation = self.continuation
+        forwarding = Self.forward(channel.events, emit: { continuation.yield($0) }, dropped: { [weak self] reason in
+            Task { await self?.dropped(reason) }
+        })
+        guard let publishing = await channel.publishSession, let publisherID = await channel.localUserID else {
+            throw BotError.connectionFailed("the channel has no publishing session")
+        }
+        return (channel, publishing, publisherID)
+    }
+
+    // MARK: Reconnecting
+
+    /// Janus dropped us: rejoin with the configured backoff, unless stopping or told never to.
+    private func dropped(_ reason: String) {
+        guard !stopped, recovery == nil else { return }
+        guard configuration.reconnect.maximumAttempts != 0 else {
+            continuation.yield(.connectionLost(reason))
+            return
+        }
+        recovery = Task { await self.recover(reason) }
+    }
+
+    private func recover(_ reason: String) async {
+        defer { recovery = nil }
+        let droppedAt = ContinuousClock.now
+        if let old = channel {
+            channel = nil
+            await engine.leave(old)
+        }
+        var attempt = 1
+        while !stopped, let options {
+            guard let delay = configuration.reconnect.delay(beforeAttempt: attempt, elapsed: .now - droppedAt) else {
+                continuation.yield(.connectionLost("\(reason); gave up after \(attempt - 1) attempt(s) to rejoin"))
+                return
+            }
+            continuation.yield(.reconnecting(attempt: attempt, reason: reason))
+            do { try await Task.sleep(for: delay) } catch { return }
+            guard !stopped else { return }
+            do {
+                let (_, publishing, publisherID) = try await join(options)
+                guard !stopped else { return }
+                try await pacing?.switchPublishing(to: publishing, tracks: await channel?.publishedTracks ?? [])
+                continuation.yield(.reconnected(publisherID: publisherID))
+                return
+            } catch let error as AgentError where error.isRefusal {
+                if let failed = channel {
+                    channel = nil
+                    await engine.leave(failed)
+                }
+                continuation.yield(.connectionLost("\(reason); rejoining was refused: \(error)"))
+                return
+            } catch {
+                if let failed = channel {
+                    channel = nil
+                    await engine.leave(failed)
+                }
+                attempt += 1
+            }
+        }
+    }
+
     /// Sends a data message to everyone subscribed to the bot's data.
+    /// - Throws: ``BotError/dataChannelUnavailable`` also while the bot is rejoining.
     public func send(_ payload: DataChannelMessage.Payload) async throws {
+        guard recovery == nil else { throw BotError.dataChannelUnavailable }
         guard let channel else { throw BotError.notStarted }
         do {
             try await channel.send(payload)
@@ -120,6 +186,10 @@ public actor Bot {
     public func stop() async {
         guard !stopped else { return }
         stopped = true
+        if let recovery {
+            recovery.cancel()
+            await recovery.value
+        }
         if let pacing {
             finalProgress = await pacing.playbackProgress()
             await pacing.stop()
@@ -138,8 +208,11 @@ public actor Bot {
         continuation.finish()
     }
 
-    /// Passes the channel's roster, data, statistics and connection loss on as bot events.
-    private static func forward(_ events: AsyncStream<ChannelEvent>, emit: @escaping @Sendable (BotEvent) -> Void) -> Task<Void, Never> {
+    /// Passes the channel's roster, data, statistics and connection loss on as bot events; a
+    /// drop that may be recovered goes to `dropped` instead.
+    private static func forward(
+        _ events: AsyncStream<ChannelEvent>, emit: @escaping @Sendable (BotEvent) -> Void, dropped: @escaping @Sendable (String) -> Void
+    ) -> Task<Void, Never> {
         Task {
             for await event in events {
                 switch event {
@@ -151,7 +224,8 @@ public actor Bot {
                 case .connectionStateChanged(.disconnected(let reason)):
                     switch reason {
                     case .left: break
-                    case .gaveUp(let why), .refused(let why): emit(.connectionLost(why))
+                    case .gaveUp(let why): dropped(why)
+                    case .refused(let why): emit(.connectionLost(why))
                     case .roomDestroyed: emit(.connectionLost("the room was destroyed"))
                     }
                 default: break

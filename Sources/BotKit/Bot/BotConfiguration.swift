@@ -1,3 +1,5 @@
+import Agent
+
 /// Where a bot joins and how it shows up.
 public struct BotConfiguration: Sendable {
     /// The Janus WebSocket URL, e.g. `ws://10.77.0.2:8188/`.
@@ -20,11 +22,17 @@ public struct BotConfiguration: Sendable {
     public var connectTimeout: Duration
     /// How often ``BotEvent/statistics(_:)`` comes.
     public var statsInterval: Duration
+    /// How the bot comes back after Janus drops it (signaling closed, a hangup, a restart):
+    /// it rejoins and publishes again, its tracks and playlist going on. ``ReconnectPolicy/never``
+    /// ends it with ``BotEvent/connectionLost(_:)`` at once.
+    public var reconnect: ReconnectPolicy
 
     public init(
         server: String, room: String, display: String, token: String? = nil, pin: String? = nil, create: Bool = false,
-        iceAddresses: [String], listens: Bool = true, connectTimeout: Duration = .seconds(15), statsInterval: Duration = .seconds(1)
+        iceAddresses: [String], listens: Bool = true, connectTimeout: Duration = .seconds(15), statsInterval: Duration = .seconds(1),
+        reconnect: ReconnectPolicy = .standard
     ) {
+        self.reconnect = reconnect
         self.server = server
         self.room = room
         self.display = display

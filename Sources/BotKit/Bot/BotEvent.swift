@@ -25,8 +25,13 @@ public enum BotEvent: Sendable {
     case fileEnded(entry: Int, pass: Int)
     /// File playback is over: the list ended, its duration passed, or a file could not be read.
     case playbackFinished(PlaybackEnd)
-    /// The room or Janus ended our publishing (hangup, room destroyed, signaling closed). Call
-    /// ``Bot/stop()``; reconnecting is not automatic yet.
+    /// Janus dropped the bot (signaling closed, a hangup): it is rejoining, attempt `attempt`
+    /// (see ``BotConfiguration/reconnect``). Media pushed meanwhile goes nowhere.
+    case reconnecting(attempt: Int, reason: String)
+    /// Back in the room, publishing again under a new participant id.
+    case reconnected(publisherID: String)
+    /// The bot is out of the room for good: the room was destroyed, a rejoin was refused, or
+    /// reconnecting gave up. Call ``Bot/stop()``.
     case connectionLost(String)
     /// The bot stopped publishing; no more events follow.
     case stopped

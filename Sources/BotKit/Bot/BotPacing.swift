@@ -5,15 +5,22 @@ import Agent
 /// handed to the loop as it is encoded; keyframe requests go to the video encoder and reception
 /// reports tune the Opus encoder's FEC.
 actor BotPacing {
-    private let loop: EventLoop
+    private var loop: EventLoop
     private let scheduler: MediaScheduler
     private let videoTrack: VideoTrack?
+    private let audioTrack: AudioTrack?
+    private let pacingInterval: Duration
+    private let emit: @Sendable (BotEvent) -> Void
     private var timer: LoopTimer?
 
-    private init(loop: EventLoop, scheduler: MediaScheduler, videoTrack: VideoTrack?) {
+    private init(loop: EventLoop, scheduler: MediaScheduler, videoTrack: VideoTrack?, audioTrack: AudioTrack?, pacingInterval: Duration,
+                 emit: @escaping @Sendable (BotEvent) -> Void) {
         self.loop = loop
         self.scheduler = scheduler
         self.videoTrack = videoTrack
+        self.audioTrack = audioTrack
+        self.pacingInterval = pacingInterval
+        self.emit = emit
     }
 
     /// Starts sending `media` on `publishing`'s tracks (found by kind in `tracks`).
@@ -21,17 +28,40 @@ actor BotPacing {
         _ media: sending BotMedia, publishing: PublishSession, tracks: [OfferBuilder.Track], pacingInterval: Duration,
         emit: @escaping @Sendable (BotEvent) -> Void
     ) async throws -> BotPacing {
-        let loop = publishing.peer.loop
-        let midsByKind = Dictionary(tracks.map { ($0.kind, $0.mid) }) { first, _ in first }
-        let videoTrack = media.videoTrack
+        let midsByKind = Self.mids(tracks)
         let audioTrack = media.audioTrack
-        let audioMid = midsByKind[.audio]
         let scheduler = MediaScheduler(
-            publishing: publishing, audioTrack: audioTrack.flatMap { track in audioMid.map { (track, $0) } },
+            publishing: publishing, audioTrack: audioTrack.flatMap { track in midsByKind[.audio].map { (track, $0) } },
             playlist: media.playlist, playlistMids: media.playlist == nil ? [:] : midsByKind, playbackLimit: media.playbackLimit,
             emit: emit)
-        let pacing = BotPacing(loop: loop, scheduler: scheduler, videoTrack: videoTrack)
+        let pacing = BotPacing(loop: publishing.peer.loop, scheduler: scheduler, videoTrack: media.videoTrack, audioTrack: audioTrack,
+                               pacingInterval: pacingInterval, emit: emit)
+        try await pacing.attach(to: publishing, mids: midsByKind)
+        return pacing
+    }
+
+    /// Goes on sending on a new session (a reconnect published the tracks again): the old
+    /// session's timer stops, the scheduler and the video sink move to the new one, and the
+    /// video encoder makes a keyframe for the new subscribers.
+    func switchPublishing(to publishing: PublishSession, tracks: [OfferBuilder.Track]) async throws {
+        videoTrack?.removeSink()
+        if let timer {
+            self.timer = nil
+            try? await loop.submit { timer.cancel() }
+        }
+        loop = publishing.peer.loop
+        try await attach(to: publishing, mids: Self.mids(tracks), switching: true)
+        videoTrack?.requestKeyframe()
+    }
+
+    /// Points the scheduler, the timer, the session's feedback handlers and the video sink at
+    /// `publishing`.
+    private func attach(to publishing: PublishSession, mids midsByKind: [TrackKind: String], switching: Bool = false) async throws {
+        let loop = publishing.peer.loop
+        let (scheduler, videoTrack, audioTrack, emit, interval) = (self.scheduler, self.videoTrack, self.audioTrack, self.emit, pacingInterval)
+        let audioMid = midsByKind[.audio]
         let timer = try await loop.submit {
+            if switching { scheduler.switchPublishing(to: publishing, mids: midsByKind) }
             publishing.onKeyframeRequest = { _ in
                 videoTrack?.requestKeyframe()
                 emit(.keyframeRequested)
@@ -45,9 +75,9 @@ actor BotPacing {
                 }
             }
             scheduler.tick()
-            return loop.scheduleRepeating(every: pacingInterval) { scheduler.tick() }
+            return loop.scheduleRepeating(every: interval) { scheduler.tick() }
         }
-        await pacing.setTimer(timer)
+        self.timer = timer
         if let videoTrack, let mid = midsByKind[.video] {
             videoTrack.setSink { frame in
                 loop.execute {
@@ -55,11 +85,10 @@ actor BotPacing {
                 }
             }
         }
-        return pacing
     }
 
-    private func setTimer(_ timer: LoopTimer) {
-        self.timer = timer
+    private static func mids(_ tracks: [OfferBuilder.Track]) -> [TrackKind: String] {
+        Dictionary(tracks.map { ($0.kind, $0.mid) }) { first, _ in first }
     }
 
     /// Frames sent from the playlist and passes started.

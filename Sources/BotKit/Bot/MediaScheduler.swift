@@ -8,7 +8,8 @@ import Agent
 ///
 /// Confined to the loop (every method runs from the loop's timer or through `loop.execute`).
 final class MediaScheduler: @unchecked Sendable {
-    // @unchecked Sendable: all state is touched only on `publishing.peer.loop`.
+    // @unchecked Sendable: all state is touched only on `publishing.peer.loop` (after a
+    // reconnect, the new session's loop; the old loop's timer is cancelled before the switch).
 
     struct Output {
         var mid: String
@@ -21,7 +22,7 @@ final class MediaScheduler: @unchecked Sendable {
     /// bursting the missed frames.
     static let maxAudioLag = Duration.milliseconds(200)
 
-    private let publishing: PublishSession
+    private(set) var publishing: PublishSession
     private let emit: @Sendable (BotEvent) -> Void
     private let start: ContinuousClock.Instant
     private var audioTrack: (track: AudioTrack, mid: String)?
@@ -47,6 +48,14 @@ final class MediaScheduler: @unchecked Sendable {
         self.playbackLimit = playbackLimit.map { $0.totalNanoseconds }
         self.emit = emit
         start = .now
+    }
+
+    /// Sends on `session` from now on (a reconnect published the tracks again), with the mids it
+    /// knows them by. The clocks go on: what was due during the outage is skipped, not burst.
+    func switchPublishing(to session: PublishSession, mids: [TrackKind: String]) {
+        publishing = session
+        if let audioTrack, let mid = mids[.audio] { self.audioTrack = (audioTrack.track, mid) }
+        if !playlistMids.isEmpty { playlistMids = mids }
     }
 
     /// Sends everything due by now.

@@ -24,6 +24,8 @@ struct FilePlayer {
     }
 
     let configuration: BotConfiguration
+    /// Where the reconnect notes go (stderr).
+    var say: @Sendable (String) -> Void = { _ in }
 
     func play(_ playlist: sending FramePlaylist, duration: Double?) async throws -> Summary {
         let bot = Bot(configuration: configuration)
@@ -50,10 +52,19 @@ struct FilePlayer {
         var summary = Summary()
         var lost: String?
         for await event in bot.events {
-            if case .connectionLost(let reason) = event {
+            switch event {
+            case .connectionLost(let reason):
                 lost = reason
+            case .reconnecting(let attempt, let reason) where attempt == 1:
+                ProgressLine().finish()
+                say("agentd: dropped from \(configuration.room) (\(reason)); rejoining")
+            case .reconnected:
+                ProgressLine().finish()
+                say("agentd: back in \(configuration.room), playing on")
+            default:
                 break
             }
+            if lost != nil { break }
             guard case .playbackFinished(let end) = event else { continue }
             switch end {
             case .endOfFiles: summary.stoppedBy = "end of files"

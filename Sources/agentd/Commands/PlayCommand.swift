@@ -40,7 +40,8 @@ enum PlayCommand: Command {
         let configuration = BotConfiguration(
             server: server, room: room, display: display, token: arguments.value("token"), pin: arguments.value("pin"),
             create: arguments.has("create"), iceAddresses: addresses, listens: false)
-        let player = FilePlayer(configuration: configuration)
+        var player = FilePlayer(configuration: configuration)
+        player.say = context.standardError
         do {
             let summary = try await player.play(FramePlaylist(sources: sources, loop: arguments.has("loop")), duration: duration)
             context.standardError("agentd: played into \(room) as \(display): \(summary.line)")

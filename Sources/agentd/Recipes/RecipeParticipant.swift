@@ -57,7 +57,7 @@ final class RecipeParticipant: Sendable {
             say: { [speaker] text in speaker?.say(text) })
         let participant = RecipeParticipant(display: display, bot: bot, speaker: speaker, echo: echo, behaviours: behaviours)
         // Events are read from before the start, so no arrival or track is missed.
-        participant.keep(participant.handleEvents(onEnd: onEnd))
+        participant.keep(participant.handleEvents(log: environment.log, onEnd: onEnd))
         do {
             try await bot.start(media)
         } catch {
@@ -91,7 +91,7 @@ final class RecipeParticipant: Sendable {
         tasks.withLock { $0.append(task) }
     }
 
-    private func handleEvents(onEnd: @escaping @Sendable (End) -> Void) -> Task<Void, Never> {
+    private func handleEvents(log: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable (End) -> Void) -> Task<Void, Never> {
         let bot = bot
         let echo = echo
         let behaviours = behaviours
@@ -109,6 +109,10 @@ final class RecipeParticipant: Sendable {
                     Task { await behaviours.userLeft(display: display) }
                 case .trackSubscribed(_, _, let track):
                     try? echo?.attach(track)
+                case .reconnecting(let attempt, let reason) where attempt == 1:
+                    log("\(display): dropped (\(reason)); rejoining")
+                case .reconnected(let id):
+                    log("\(display): back in the room as \(id)")
                 case .connectionLost(let reason):
                     onEnd(.connectionLost(reason))
                 case .playbackFinished(let end):

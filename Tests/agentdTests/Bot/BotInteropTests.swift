@@ -47,18 +47,9 @@ struct BotInteropTests {
             name: "agentd record")
         defer { recording.terminate() }
 
-        // Push 16 kHz PCM in 100 ms blocks (backpressure paces them) and 15 fps video, until the
+        // Push the tone (TonePusher) and 15 fps video, until the
         // recorder is done.
-        let pusher = Task {
-            var phase = 0.0
-            while !Task.isCancelled {
-                let block = (0..<1600).map { _ -> Int16 in
-                    defer { phase += 2 * Double.pi * 440 / 16_000 }
-                    return Int16(sin(phase) * 12_000)
-                }
-                try await audio.push(block, sampleRate: 16_000, channels: 1)
-            }
-        }
+        let pusher = TonePusher.start(audio)
         defer { pusher.cancel() }
         let square = try MovingSquare(width: 320, height: 240)
         let start = ContinuousClock.now
