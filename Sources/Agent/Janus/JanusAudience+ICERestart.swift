@@ -59,4 +59,10 @@ extension JanusAudience {
     func simulateMediaFailure() {
         mediaFailed(generation: generation, reason: "simulated")
     }
+
+    /// Kills the subscriber's data transport as a long outage would (SCTP gave up): for tests.
+    func simulateDataTransportLoss() async throws {
+        guard let peer else { return }
+        try await loop.submit { peer.simulateDataTransportLoss() }
+    }
 }

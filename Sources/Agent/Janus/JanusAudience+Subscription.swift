@@ -170,6 +170,10 @@ extension JanusAudience {
             onRTCP: { packets in router.handleRTCP(packets) },
             onDataChannel: { event in
                 if case .message(let message) = event { sink(.data(participantID: nil, payload: message.payload, at: Date())) }
+            },
+            onDataTransportLost: { [weak self] in
+                // An ICE restart would keep the dead association: only a new link brings data back.
+                Task { await self?.linkLost(generation: generation, reason: "the data channel's SCTP association was lost") }
             })
         let peer = try PeerConnection(
             loop: loop, localAddresses: configuration.iceAddresses, handlers: handlers, iceConsentFreshness: true)

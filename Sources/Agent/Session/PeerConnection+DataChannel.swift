@@ -34,6 +34,10 @@ extension PeerConnection {
     }
 
     private func handleSCTPEvent(_ event: SCTPAssociation.Event) {
+        if case .closed(.communicationLost) = event, sctp != nil {
+            handlers.onDataTransportLost()
+            return
+        }
         guard case .connected = event, let label = dataChannelLabel, dataChannelStreamID == nil else { return }
         do {
             guard var registry = dataChannels else { return }
@@ -54,6 +58,12 @@ extension PeerConnection {
             try? sctp?.send(message.bytes, streamID: message.streamID, ppid: message.ppid)
         }
         for event in events { handlers.onDataChannel(event) }
+    }
+
+    /// Acts as if the SCTP association had died (``Handlers/onDataTransportLost``): for tests of
+    /// what depends on it. Call on the loop.
+    func simulateDataTransportLoss() {
+        handleSCTPEvent(.closed(.communicationLost))
     }
 
     /// Sends a message on our data channel. Call on the loop.

@@ -26,17 +26,23 @@ public final class PeerConnection: @unchecked Sendable {
         public var onRTP: (RTPHeader, UnsafeRawBufferPointer) -> Void
         public var onRTCP: ([RTCPPacket]) -> Void
         public var onDataChannel: (DataChannelRegistry.Event) -> Void
+        /// The SCTP association under the data channels died (the peer stopped answering for
+        /// longer than SCTP retransmits): no data moves on this PeerConnection any more, though
+        /// media may. Not called when we close it.
+        public var onDataTransportLost: () -> Void
 
         public init(
             onState: @escaping (State) -> Void = { _ in },
             onRTP: @escaping (RTPHeader, UnsafeRawBufferPointer) -> Void = { _, _ in },
             onRTCP: @escaping ([RTCPPacket]) -> Void = { _ in },
-            onDataChannel: @escaping (DataChannelRegistry.Event) -> Void = { _ in }
+            onDataChannel: @escaping (DataChannelRegistry.Event) -> Void = { _ in },
+            onDataTransportLost: @escaping () -> Void = {}
         ) {
             self.onState = onState
             self.onRTP = onRTP
             self.onRTCP = onRTCP
             self.onDataChannel = onDataChannel
+            self.onDataTransportLost = onDataTransportLost
         }
     }
 
