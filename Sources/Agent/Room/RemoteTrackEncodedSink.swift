@@ -28,16 +28,14 @@ public final class RemoteTrackEncodedSink: RemoteTrackSink {
 
     public let waitsForKeyframe: Bool
     private let delivery: RemoteTrackDelivery<RemoteFrame>
-    private let onKeyframeNeeded: (@Sendable (RemoteVideoKeyframeGate.Reason) -> Void)?
+    private let keyframes: KeyframeAsker
     private let state = Mutex(State())
-    /// The track's way to the sender, from ``attached(keyframeRequest:)``.
-    private let trackKeyframeRequest = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init(waitsForKeyframe: Bool = true, delivery: RemoteTrackDelivery<RemoteFrame>,
                 onKeyframeNeeded: (@Sendable (RemoteVideoKeyframeGate.Reason) -> Void)? = nil) {
         self.waitsForKeyframe = waitsForKeyframe
         self.delivery = delivery
-        self.onKeyframeNeeded = onKeyframeNeeded
+        keyframes = KeyframeAsker(onKeyframeNeeded: onKeyframeNeeded)
     }
 
     /// A sink and the stream it fills, holding at most `bufferLimit` frames.
@@ -72,17 +70,12 @@ public final class RemoteTrackEncodedSink: RemoteTrackSink {
             }
             return (admission.pass, admission.request)
         }
-        if let request { askForKeyframe(request) }
+        if let request { keyframes.ask(request) }
         if pass { delivery.deliver(frame) }
     }
-    public func attached(keyframeRequest: @escaping @Sendable () -> Void) {
-        trackKeyframeRequest.withLock { $0 = keyframeRequest }
-    }
 
-    /// Tells the user's handler why, and asks the sender through the track.
-    private func askForKeyframe(_ reason: RemoteVideoKeyframeGate.Reason) {
-        onKeyframeNeeded?(reason)
-        trackKeyframeRequest.withLock { $0 }?()
+    public func attached(keyframeRequest: @escaping @Sendable () -> Void) {
+        keyframes.attach(keyframeRequest)
     }
 
     public func frameLost() {
@@ -107,6 +100,6 @@ public final class RemoteTrackEncodedSink: RemoteTrackSink {
             state.counters.keyframeRequests += 1
             return request
         }
-        if let request { askForKeyframe(request) }
+        if let request { keyframes.ask(request) }
     }
 }

@@ -28,16 +28,14 @@ public final class RemoteVideoSink: RemoteTrackSink {
     /// libvpx decoder threads; more help only for large pictures.
     public let decoderThreads: Int
     private let delivery: RemoteTrackDelivery<RemoteVideoFrame>
-    private let onKeyframeNeeded: (@Sendable (KeyframeReason) -> Void)?
+    private let keyframes: KeyframeAsker
     private let state = Mutex(State())
-    /// The track's way to the sender, from ``attached(keyframeRequest:)``.
-    private let trackKeyframeRequest = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init(decoderThreads: Int = 1, delivery: RemoteTrackDelivery<RemoteVideoFrame>,
                 onKeyframeNeeded: (@Sendable (KeyframeReason) -> Void)? = nil) {
         self.decoderThreads = max(1, decoderThreads)
         self.delivery = delivery
-        self.onKeyframeNeeded = onKeyframeNeeded
+        keyframes = KeyframeAsker(onKeyframeNeeded: onKeyframeNeeded)
     }
 
     /// A sink and the stream it fills, holding at most `bufferLimit` pictures (the oldest is
@@ -60,18 +58,12 @@ public final class RemoteVideoSink: RemoteTrackSink {
 
     public func receive(_ frame: RemoteFrame) {
         let (pictures, request) = state.withLock { state in Self.decode(frame, state: &state, threads: decoderThreads) }
-        if let request { askForKeyframe(request) }
+        if let request { keyframes.ask(request) }
         for picture in pictures { delivery.deliver(picture) }
     }
 
     public func attached(keyframeRequest: @escaping @Sendable () -> Void) {
-        trackKeyframeRequest.withLock { $0 = keyframeRequest }
-    }
-
-    /// Tells the user's handler why, and asks the sender through the track.
-    private func askForKeyframe(_ reason: KeyframeReason) {
-        onKeyframeNeeded?(reason)
-        trackKeyframeRequest.withLock { $0 }?()
+        keyframes.attach(keyframeRequest)
     }
 
     /// The receiver gave up on a frame: wait for a keyframe and ask for one.
@@ -98,7 +90,7 @@ public final class RemoteVideoSink: RemoteTrackSink {
             guard !state.finished else { return nil }
             return Self.interrupt(&state, reason)
         }
-        if let request { askForKeyframe(request) }
+        if let request { keyframes.ask(request) }
     }
 
     // MARK: Decoding (with the lock held)

@@ -46,7 +46,7 @@ struct BotReconnectTests {
             FileManager.default.fileExists(atPath: out + "/swiftbot.wav")
         }
 
-        let restart = try RecordReconnectTests.lab("restart-janus")
+        let restart = try RecordingChecks.lab("restart-janus")
         #expect(restart.status == 0, "\(restart.output)")
         try await pollUntil(timeout: .seconds(60), "the bot to come back") {
             events.withLock { $0.contains { if case .reconnected = $0 { true } else { false } } }

@@ -120,15 +120,15 @@ struct EngineRemoteTracksTests {
                 guard let report = log.reports.last?.report else { return false }
                 return (report.track(of: id, kind: .audio)?.bitrate ?? 0) > 0 && (report.track(of: id, kind: .video)?.bitrate ?? 0) > 0
             }
-            let applied = try PlayLossTests.lab(["up", "--loss", "5"])
+            let applied = try RecordingChecks.lab("up", "--loss", "5")
             #expect(applied.status == 0, "\(applied.output)")
-            defer { _ = try? PlayLossTests.lab(["up"]) }
+            defer { _ = try? RecordingChecks.lab("up") }
             let start = try #require(log.reports.last?.report.track(of: id, kind: .audio))
             let reportsBefore = log.reports.count
             try await pollUntil(timeout: .seconds(30), "eight reports under loss") { log.reports.count >= reportsBefore + 8 }
             let reports = Array(log.reports.dropFirst(reportsBefore))
-            let stats = try #require(PlayLossTests.lab(["loss-stats"]).output.nonEmpty)
-            _ = try PlayLossTests.lab(["up"])
+            let stats = try #require(RecordingChecks.lab("loss-stats").output.nonEmpty)
+            _ = try RecordingChecks.lab("up")
 
             // The interval, from the reports' own times (a starved consumer may read several at once).
             let times = reports.map(\.report.measuredAt)

@@ -7,10 +7,6 @@ import Testing
 /// NACKs from its send history; its NACK count is above zero.
 @Suite("PlayLoss", .enabled(if: LabEnvironment.shouldRun), .serialized)
 struct PlayLossTests {
-    static func lab(_ arguments: [String]) throws -> RecordingChecks.ToolResult {
-        try RecordingChecks.run(Repository.root.appendingPathComponent("scripts/lab").path, arguments)
-    }
-
     @Test("5 % loss: the recording of a played file decodes cleanly and the player answered NACKs")
     func playsThroughLoss() async throws {
         try await SharedResourceLock.lab.withExclusive { try await playThroughLoss() }
@@ -41,9 +37,9 @@ struct PlayLossTests {
         try await pollUntil(timeout: .seconds(20), "the recorder to have the player's file") {
             FileManager.default.fileExists(atPath: out + "/lossy.webm")
         }
-        let applied = try Self.lab(["up", "--loss", "5"])
+        let applied = try RecordingChecks.lab("up", "--loss", "5")
         #expect(applied.status == 0, "\(applied.output)")
-        defer { _ = try? Self.lab(["up"]) }
+        defer { _ = try? RecordingChecks.lab("up") }
 
         try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
         #expect(recording.exitStatus == 0, "\(recording.stderr)")

@@ -6,10 +6,6 @@ import Testing
 /// still decodes cleanly, NACKs and PLIs were sent, and the WAV keeps the right length.
 @Suite("RecordLoss", .enabled(if: LabEnvironment.shouldRun), .serialized)
 struct RecordLossTests {
-    static func lab(_ arguments: [String]) throws -> RecordingChecks.ToolResult {
-        try RecordingChecks.run(Repository.root.appendingPathComponent("scripts/lab").path, arguments)
-    }
-
     @Test("5 % loss: clean WebM, NACK and PLI counted, WAV length right")
     func recordsThroughLoss() async throws {
         try await SharedResourceLock.lab.withExclusive { try await recordThroughLoss() }
@@ -27,10 +23,10 @@ struct RecordLossTests {
         defer { publisher.terminate() }
         _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
 
-        let applied = try Self.lab(["up", "--loss", "5"])
+        let applied = try RecordingChecks.lab("up", "--loss", "5")
         #expect(applied.status == 0, "\(applied.output)")
-        defer { _ = try? Self.lab(["up"]) }
-        let before = try Self.lab(["loss-stats"]).output
+        defer { _ = try? RecordingChecks.lab("up") }
+        let before = try RecordingChecks.lab("loss-stats").output
 
         let recording = try ChildProcess(
             AgentdBinary.path,
@@ -38,7 +34,7 @@ struct RecordLossTests {
         defer { recording.terminate() }
         try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
         #expect(recording.exitStatus == 0, "\(recording.stderr)")
-        let after = try Self.lab(["loss-stats"]).output
+        let after = try RecordingChecks.lab("loss-stats").output
         print("loss-stats before: \(before.split(separator: "\n").joined(separator: " ")); after: \(after.split(separator: "\n").joined(separator: " "))")
 
         let webm = out + "/lossy.webm"

@@ -26,11 +26,6 @@ struct RecordReconnectTests {
         return process
     }
 
-    /// Runs `scripts/lab <command>` and returns its status and output.
-    static func lab(_ command: String) throws -> RecordingChecks.ToolResult {
-        try RecordingChecks.run(Repository.root.appendingPathComponent("scripts/lab").path, [command])
-    }
-
     /// A date field of manifest.json (`started_at`, `ended_at`).
     static func manifestDate(_ path: String, key: String) -> Date? {
         guard let data = FileManager.default.contents(atPath: path),
@@ -41,14 +36,14 @@ struct RecordReconnectTests {
 
     /// Leaves the lab up and healthy for whoever comes next.
     static func ensureLabUp() {
-        if (try? lab("status"))?.status != 0 { _ = try? lab("up") }
+        if (try? RecordingChecks.lab("status"))?.status != 0 { _ = try? RecordingChecks.lab("up") }
     }
 
     @Test("a Janus restart during a 30 s recording: reconnecting, connected, one manifest with the gap, clean files")
     func survivesAJanusRestart() async throws {
         defer { Self.ensureLabUp() }
         try await SharedResourceLock.lab.withExclusive { try await restartDuringRecording() }
-        #expect(try Self.lab("status").status == 0, "the lab is not up after the test")
+        #expect(try RecordingChecks.lab("status").status == 0, "the lab is not up after the test")
     }
 
     private func restartDuringRecording() async throws {
@@ -75,7 +70,7 @@ struct RecordReconnectTests {
         if restartAt > Date() { try await Task.sleep(for: .milliseconds(Int(restartAt.timeIntervalSinceNow * 1000))) }
 
         let restartBegan = Date()
-        let restart = try Self.lab("restart-janus")
+        let restart = try RecordingChecks.lab("restart-janus")
         let janusBack = Date()
         #expect(restart.status == 0, "restart-janus: \(restart.output)")
         try await pollUntil(timeout: .seconds(10), "agentd reporting the drop") { recording.stderr.contains("connection lost") }

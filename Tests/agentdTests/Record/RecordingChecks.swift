@@ -10,6 +10,11 @@ enum RecordingChecks {
         let output: String
     }
 
+    /// Runs `scripts/lab <arguments>` (up with --loss, loss-stats, restart-janus, status).
+    static func lab(_ arguments: String...) throws -> ToolResult {
+        try run(Repository.root.appendingPathComponent("scripts/lab").path, arguments)
+    }
+
     static func run(_ tool: String, _ arguments: [String]) throws -> ToolResult {
         let result = try runTool(tool, arguments, includeStderr: true)
         return ToolResult(status: result.status, output: result.output)
