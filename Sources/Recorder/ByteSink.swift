@@ -38,8 +38,16 @@ public final class FileByteSink: ByteSink {
 
     deinit { try? close() }
 
+    /// Appends all of `bytes` or, when the write fails part way (a full disk), none of them: the
+    /// partial tail is cut off, so the file still ends where the last whole append ended (a
+    /// complete WebM cluster, a complete line) and stays readable up to the failure.
     public func append(_ bytes: [UInt8]) throws {
-        try writeAll(bytes, at: position)
+        do {
+            try writeAll(bytes, at: position)
+        } catch {
+            if descriptor >= 0 { _ = ftruncate(descriptor, off_t(position)) }
+            throw error
+        }
         position += Int64(bytes.count)
     }
 

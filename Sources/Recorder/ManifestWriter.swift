@@ -9,6 +9,9 @@ import Foundation
 /// ``refreshIfDue(now:_:)`` often (every second is plenty) and the writer writes when
 /// ``refreshInterval`` has passed since the last write.
 ///
+/// A full disk does not keep the last manifest from being written: the writer holds a
+/// ``SpaceReserve`` and gives it back when a write fails, then tries once more.
+///
 /// Not thread-safe: one thread (the recorder's control loop) owns it.
 public final class ManifestWriter {
     public static let fileName = "manifest.json"
@@ -20,6 +23,7 @@ public final class ManifestWriter {
     public private(set) var writes = 0
     private var lastWrite: ContinuousClock.Instant?
     private var temporaryCounter = 0
+    private var reserve: SpaceReserve?
 
     public init(directory: String, refreshInterval: Duration = .seconds(2)) {
         self.directory = directory
@@ -27,17 +31,40 @@ public final class ManifestWriter {
         self.refreshInterval = refreshInterval
     }
 
+    /// Whether disk space is still held back for the last manifest.
+    public var holdsReserve: Bool { reserve?.isHeld ?? false }
+
     /// Writes `manifest` now and restarts the refresh interval from `now`.
     public func write(_ manifest: RecordingManifest, now: ContinuousClock.Instant = .now) throws(SinkError) {
-        let data: Data
+        try replaceAtomically(with: encoded(manifest))
+        // The first manifest written made the directory; the reserve goes beside it.
+        if reserve == nil { reserve = SpaceReserve(directory: directory) }
+        lastWrite = now
+        writes += 1
+    }
+
+    /// Writes the recording's last manifest. When that fails (most likely a full disk) it gives
+    /// back the space held for this moment and tries once more. The reserve is gone afterwards,
+    /// whatever happened; refreshes never touch it, so it is there for this write.
+    public func writeFinal(_ manifest: RecordingManifest, now: ContinuousClock.Instant = .now) throws(SinkError) {
+        defer { reserve?.release() }
+        let bytes = try encoded(manifest)
         do {
-            data = try manifest.encodedJSON() + Data("\n".utf8)
+            try replaceAtomically(with: bytes)
+        } catch {
+            guard reserve?.release() == true else { throw error }
+            try replaceAtomically(with: bytes)
+        }
+        lastWrite = now
+        writes += 1
+    }
+
+    private func encoded(_ manifest: RecordingManifest) throws(SinkError) -> [UInt8] {
+        do {
+            return [UInt8](try manifest.encodedJSON() + Data("\n".utf8))
         } catch {
             throw SinkError(operation: "encode", path: path, reason: "\(error)")
         }
-        try replaceAtomically(with: [UInt8](data))
-        lastWrite = now
-        writes += 1
     }
 
     /// Writes the manifest `make` builds when the refresh interval has passed since the last write

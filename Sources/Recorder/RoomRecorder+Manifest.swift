@@ -14,7 +14,7 @@ extension RoomRecorder {
         let connectionGaps = reconnects.ranges(openEndMs: furthestMs)
         result.participants = recordings.map { $0.manifestEntry(fileBytes: fileBytes, connectionGaps: connectionGaps) }
         result.gaps = reconnects.gaps
-        result.error = connectionError
+        result.error = connectionError ?? outputError?.description
         var files: [RecordingManifest.File] = []
         if mixer != nil || mixError != nil {
             var file = RecordingManifest.File(

@@ -367,7 +367,7 @@ public final class RoomRecorder: @unchecked Sendable {
         manifest.state = outputError == nil && connectionError == nil ? .finished : .failed
         var result = buildManifest()
         do {
-            try manifestWriter.write(result)
+            try manifestWriter.writeFinal(result)
         } catch {
             noteOutputError(.manifest(error.description))
             result.state = .failed

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Recorder
@@ -38,9 +39,12 @@ import Testing
         #expect(reads.load(ordering: .relaxed) > 0)
         #expect(broken.load(ordering: .relaxed) == 0)
         #expect(writer.writes == 301)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["manifest.json"])
+        // While recording, the space held for the last manifest sits beside it; nothing else.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [".manifest.reserve", "manifest.json"])
         let final = try RecordingManifest.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(final.participants.count == 299 % 17)
+        try writer.writeFinal(manifest)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["manifest.json"])
     }
 
     @Test func refreshesOnlyWhenDue() throws {
@@ -76,5 +80,28 @@ import Testing
             try writer.write(RecordingManifestTests.sample())
         }
         directory.remove()
+    }
+
+    @Test(.enabled(if: SmallFileSystem.isAvailable, "mounting a tmpfs needs root"))
+    func theLastManifestIsWrittenOnAFullDisk() throws {
+        let disk = try SmallFileSystem(bytes: 1 << 20)
+        defer { disk.remove() }
+        let writer = ManifestWriter(directory: disk.path)
+        var manifest = RecordingManifestTests.sample()
+        try writer.write(manifest)
+        #expect(writer.holdsReserve)
+        disk.fill()
+        manifest.state = .failed
+        manifest.error = "the disk is full"
+        // A refresh fails like any other write on a full disk, and leaves the reserve alone...
+        #expect(throws: SinkError.self) { try writer.write(manifest) }
+        #expect(writer.holdsReserve)
+        // ...which the last manifest then uses.
+        try writer.writeFinal(manifest)
+        #expect(!writer.holdsReserve)
+        let onDisk = try RecordingManifest.decode(try Data(contentsOf: URL(fileURLWithPath: writer.path)))
+        #expect(onDisk.state == .failed)
+        #expect(onDisk.error == "the disk is full")
+        #expect(!FileManager.default.fileExists(atPath: disk.file(".manifest.reserve")))
     }
 }

@@ -18,10 +18,11 @@ final class DaemonProcess: Sendable {
         self.scratch = scratch
     }
 
-    static func start(lab: LabEnvironment, maxJobs: Int = 2) async throws -> DaemonProcess {
+    /// - Parameter outputRoot: where recordings go (default: a directory in the daemon's scratch).
+    static func start(lab: LabEnvironment, maxJobs: Int = 2, outputRoot: String? = nil) async throws -> DaemonProcess {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        let outputRoot = scratch + "/recordings"
+        let outputRoot = outputRoot ?? scratch + "/recordings"
         let config = """
             {"output_root": "\(outputRoot)", "max_jobs": \(maxJobs), "server": "\(lab.janusWS)",
              "ice_allow": ["\(lab.values["LAB_IFACE"] ?? "agentd-lab0")"], "api_token": "\(token)"}
