@@ -1,51 +1,37 @@
 import Agent
 import Foundation
 
-/// Answers the daemon's HTTP requests: routes them (``APIRoute``), checks the bearer token on
-/// /v1, and turns job calls into ``JobRegistry`` calls. One line per request goes to the log
-/// (method, path, status; never a header or a body).
+/// Answers the daemon's HTTP requests: asks ``RequestAdmission`` (the bearer token on /v1, the
+/// route, the body limit), and turns job calls into ``JobRegistry`` calls. One line per request
+/// goes to the log (method, path, status; never a header or a body).
 struct APIHandler: Sendable {
-    /// Bodies above this are refused (413) before they are parsed.
-    static let maxBodyBytes = 1 << 20
-
-    let auth: APIAuth
+    let admission: RequestAdmission
     let registry: JobRegistry
     let settings: ServeSettings
     let botFactory: BotJobFactory
     let log: ServeLog
 
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let match = Router.match(method: request.method, path: request.path)
-        let response = await answer(request, match)
-        if case .route(let route, _) = match, route == .health || route == .metrics {
-            return response  // probes and scrapers would drown the log
+        let decision = admission.decide(request, bodyBytes: request.body.count)
+        let response: HTTPResponse
+        switch decision {
+        case .refuse(let refusal):
+            response = refusal
+        case .admit(let route, let id):
+            do {
+                response = try await answer(route, id: id ?? "", request: request)
+            } catch {
+                response = error.response
+            }
+            if route == .health || route == .metrics { return response }  // probes and scrapers would drown the log
         }
-        log.info("http", ["method": request.method, "path": request.path, "status": String(response.status)])
+        logAnswer(request, response)
         return response
     }
 
-    private func answer(_ request: HTTPRequest, _ match: RouteMatch) async -> HTTPResponse {
-        // Unknown /v1 paths need the token too: without it, nothing under /v1 is revealed.
-        if request.path.hasPrefix("/v1/") || request.path == "/v1", !auth.allows(request) {
-            var response = HTTPResponse.error(401, "missing or wrong bearer token (send Authorization: Bearer <api token>)")
-            response.headers["WWW-Authenticate"] = "Bearer realm=\"agentd\""
-            return response
-        }
-        switch match {
-        case .notFound:
-            return .error(404, "no such path: \(request.path)")
-        case .methodNotAllowed(let allowed):
-            var response = HTTPResponse.error(405, "\(request.method) is not allowed on \(request.path) (allowed: \(allowed.joined(separator: ", ")))")
-            response.headers["Allow"] = allowed.joined(separator: ", ")
-            return response
-        case .route(let route, let id):
-            guard request.body.count <= Self.maxBodyBytes else { return .error(413, "the body is larger than \(Self.maxBodyBytes) bytes") }
-            do {
-                return try await answer(route, id: id ?? "", request: request)
-            } catch {
-                return error.response
-            }
-        }
+    /// The request's log line; also for the requests the HTTP server refuses before their body.
+    func logAnswer(_ request: HTTPRequest, _ response: HTTPResponse) {
+        log.info("http", ["method": request.method, "path": request.path, "status": String(response.status)])
     }
 
     private func answer(_ route: APIRoute, id: String, request: HTTPRequest) async throws(APIError) -> HTTPResponse {

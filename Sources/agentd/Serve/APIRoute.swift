@@ -41,12 +41,15 @@ enum RouteMatch: Equatable, Sendable {
 
 /// Matches a request against ``APIRoute``'s table.
 enum Router {
+    /// HEAD is served wherever GET is (RFC 9110 9.3.2: the same answer without its body; libsoup
+    /// leaves the body out).
     static func match(method: String, path: String) -> RouteMatch {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let method = method.uppercased()
         var allowed: [String] = []
         for route in APIRoute.allCases {
             guard let id = bind(route.path, segments) else { continue }
-            if route.method == method.uppercased() { return .route(route, id: id.isEmpty ? nil : id) }
+            if route.method == method || (method == "HEAD" && route.method == "GET") { return .route(route, id: id.isEmpty ? nil : id) }
             allowed.append(route.method)
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)

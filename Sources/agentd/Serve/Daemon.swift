@@ -8,14 +8,26 @@ final class Daemon: Sendable {
     private let loop: EventLoop
     private let server: HTTPServer
 
-    init(settings: ServeSettings, apiToken: String, log: ServeLog, botFactory: @escaping BotJobFactory) {
+    init(settings: ServeSettings, apiToken: String, log: ServeLog, limits: HTTPLimits = .standard, botFactory: @escaping BotJobFactory) {
         self.log = log
         log.redact(apiToken)
         registry = JobRegistry(limit: settings.maxJobs, log: log)
-        let handler = APIHandler(auth: APIAuth(token: apiToken), registry: registry, settings: settings, botFactory: botFactory, log: log)
+        let admission = RequestAdmission(auth: APIAuth(token: apiToken))
+        let handler = APIHandler(admission: admission, registry: registry, settings: settings, botFactory: botFactory, log: log)
         loop = EventLoop(name: "agentd.http")
-        server = HTTPServer(loop: loop) { request in await handler.handle(request) }
+        server = HTTPServer(
+            loop: loop, limits: limits,
+            handlers: HTTPServer.Handlers(
+                admit: { head, bodyBytes in
+                    guard case .refuse(let response) = admission.decide(head, bodyBytes: bodyBytes) else { return nil }
+                    return response
+                },
+                refused: { head, response in handler.logAnswer(head, response) },
+                respond: { request in await handler.handle(request) }))
     }
+
+    /// How many HTTP connections are open (tests watch them close).
+    var openConnections: Int { server.openConnections }
 
     /// Listens and returns the bound port.
     func start(_ address: ListenAddress) throws -> UInt16 {
