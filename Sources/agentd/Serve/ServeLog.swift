@@ -51,7 +51,8 @@ final class ServeLog: Sendable {
             for (key, value) in fields { object[key] = .string(value) }
             line = JSONValue.object(object).serialized()
         case .text:
-            line = ([time, level.rawValue, message] + fields.map { "\($0.key)=\(Self.quoted($0.value))" }).joined(separator: " ")
+            line = ([time, level.rawValue, Self.escaped(message)] + fields.map { "\(Self.escaped($0.key))=\(Self.quoted($0.value))" })
+                .joined(separator: " ")
         }
         write(line)
     }
@@ -64,10 +65,33 @@ final class ServeLog: Sendable {
         }
     }
 
-    private static func quoted(_ value: String) -> String {
-        guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0.isNewline }) else { return value }
-        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
-        return "\"\(escaped)\""
+    /// A field value as the text format writes it: bare when it is one plain word, else in
+    /// quotes with `\\`, `\"` and the control characters escaped.
+    static func quoted(_ value: String) -> String {
+        let plain = value.unicodeScalars.allSatisfy { $0 != " " && $0 != "\"" && $0 != "=" && !isControl($0) }
+        guard value.isEmpty || !plain else { return value }
+        return "\"" + escaped(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
+    }
+
+    /// `text` with C0, DEL and C1 control characters written as `\n`, `\r`, `\t` or `\u{XX}`, so
+    /// a request path or header cannot start a forged line or move the terminal's cursor.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where isControl(scalar): out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F), which includes NEL (U+0085).
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

@@ -11,17 +11,18 @@ final class InProcessDaemon: Sendable {
 
     let daemon: Daemon
     let client: APIClient
+    let port: UInt16
     let outputRoot: String
     private let lines = LogLines()
 
-    init(maxJobs: Int = 4, botFactory: @escaping BotJobFactory = ParkedBot.factory) throws {
+    init(maxJobs: Int = 4, limits: HTTPLimits = .standard, botFactory: @escaping BotJobFactory = ParkedBot.factory) throws {
         outputRoot = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-serve-\(UUID().uuidString)").path
         let lines = self.lines
         let log = ServeLog(format: .json) { line in lines.append(line) }
         daemon = Daemon(
             settings: ServeSettings(outputRoot: outputRoot, maxJobs: maxJobs, defaultServer: nil, iceAddresses: ["127.0.0.1"]),
-            apiToken: Self.token, log: log, botFactory: botFactory)
-        let port = try daemon.start(ListenAddress(host: "127.0.0.1", port: 0))
+            apiToken: Self.token, log: log, limits: limits, botFactory: botFactory)
+        port = try daemon.start(ListenAddress(host: "127.0.0.1", port: 0))
         client = APIClient(base: "http://127.0.0.1:\(port)", token: Self.token)
     }
 

@@ -1,0 +1,147 @@
+import Agent
+import Foundation
+import TestSupport
+import Testing
+
+@testable import agentd
+
+/// The daemon's HTTP server against hostile or just unusual clients, over raw sockets, on an
+/// in-process daemon: connections the client closes, pipelining, HEAD, bodies refused before they
+/// are read, slow clients.
+@Suite("HTTPServer", .serialized)
+struct HTTPServerTests {
+    @Test("keep-alive connections the client closes are closed by the server too (no CLOSE-WAIT left)")
+    func clientClosesKeepAlive() async throws {
+        let daemon = try InProcessDaemon()
+        for _ in 0..<40 {
+            let connection = try RawHTTPConnection(port: daemon.port)
+            try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try connection.readResponse().status == 200)
+            connection.close()
+        }
+        // A client that half-closes after its requests gets every answer, then the server's EOF.
+        let halfClosed = try RawHTTPConnection(port: daemon.port)
+        try halfClosed.send(String(repeating: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", count: 3))
+        halfClosed.shutdownWrite()
+        for _ in 0..<3 { #expect(try halfClosed.readResponse().status == 200) }
+        #expect(try halfClosed.readsEOF(), "the server closes a connection the client finished")
+        halfClosed.close()
+        try await pollUntil(timeout: .seconds(5), "the server to close the client-closed connections") {
+            TCPTable.count(localPort: daemon.port, state: .closeWait) == 0
+        }
+        #expect(try await daemon.client.get("/healthz").status == 200)
+        await daemon.shutdown()
+    }
+
+    @Test("pipelined requests in one write are all answered, in order; HEAD answers like GET without a body")
+    func pipelining() async throws {
+        let daemon = try InProcessDaemon()
+        let connection = try RawHTTPConnection(port: daemon.port)
+        let token = "Authorization: Bearer \(InProcessDaemon.token)\r\n"
+        let bot = #"{"recipe": {"linger_ms": 0}}"#
+        try connection.send(
+            "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /v1/jobs/0123456789abcdef HTTP/1.1\r\nHost: x\r\n\(token)\r\n"
+                + "GET /v1/jobs HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "POST /v1/bots HTTP/1.1\r\nHost: x\r\n\(token)Content-Length: \(bot.utf8.count)\r\n\r\n\(bot)"
+                + "HEAD /v1/jobs HTTP/1.1\r\nHost: x\r\n\(token)\r\n"
+                + "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n")
+        let health = try connection.readResponse()
+        #expect(health.status == 200)
+        let head = try connection.readResponse(bodyless: true)
+        #expect(head.status == 200, "HEAD /healthz: \(head.status)")
+        #expect(head.headers["content-length"] == String(health.body.count), "HEAD announces the GET body's length")
+        #expect(try connection.readResponse().status == 404)
+        #expect(try connection.readResponse().status == 401)
+        let created = try connection.readResponse()
+        #expect(created.status == 201, "\(created.text)")
+        #expect(try connection.readResponse(bodyless: true).status == 200)
+        #expect(try connection.readResponse().status == 404)
+        // The connection stays usable.
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try connection.readResponse().status == 200)
+        connection.close()
+        await daemon.shutdown()
+    }
+
+    @Test("a body that would be refused is never read: 401 without the token, 413 over the limit (Content-Length or chunked)")
+    func refusedBeforeTheBody() async throws {
+        let daemon = try InProcessDaemon()
+        let started = ContinuousClock.now
+        // 300 MB announced, nothing sent: the answer must come anyway.
+        let unauthenticated = try RawHTTPConnection(port: daemon.port)
+        try unauthenticated.send("POST /v1/recordings HTTP/1.1\r\nHost: x\r\nContent-Length: 300000000\r\n\r\n{")
+        let refused = try unauthenticated.readResponse()
+        #expect(refused.status == 401)
+        #expect(refused.headers["www-authenticate"] == "Bearer realm=\"agentd\"")
+        #expect(refused.headers["connection"] == "close")
+        #expect(try unauthenticated.readsEOF())
+
+        let token = "Authorization: Bearer \(InProcessDaemon.token)\r\n"
+        let tooLong = try RawHTTPConnection(port: daemon.port)
+        try tooLong.send("POST /v1/bots HTTP/1.1\r\nHost: x\r\n\(token)Content-Length: \(RequestAdmission.maxBodyBytes + 1)\r\n\r\n")
+        let large = try tooLong.readResponse()
+        #expect(large.status == 413)
+        #expect(large.json?["error"]?.stringValue?.contains("larger than") == true, "\(large.text)")
+
+        // Chunked: refused as soon as the chunks pass the limit, while the client still sends.
+        let chunked = try RawHTTPConnection(port: daemon.port)
+        try chunked.send("POST /v1/bots HTTP/1.1\r\nHost: x\r\n\(token)Transfer-Encoding: chunked\r\n\r\n")
+        let chunk = Array("4000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x4000) + Array("\r\n".utf8)
+        for _ in 0..<(RequestAdmission.maxBodyBytes / 0x4000 + 1) { try chunked.send(chunk) }
+        #expect(try chunked.readResponse().status == 413)
+        #expect(ContinuousClock.now - started < .seconds(5), "refusals do not wait for the body")
+
+        #expect(try await daemon.client.get("/v1/jobs").json?["jobs"]?.arrayValue?.isEmpty == true, "no job was made")
+        await daemon.shutdown()
+        #expect(daemon.log.contains("\"status\":\"401\""), "the early refusal is logged like any answer")
+    }
+
+    @Test("a client that dribbles its headers gets 408 at the header deadline; the others are served meanwhile")
+    func slowHeaders() async throws {
+        var limits = HTTPLimits.standard
+        limits.headers = .seconds(1)
+        let daemon = try InProcessDaemon(limits: limits)
+        let slow = try RawHTTPConnection(port: daemon.port, timeout: .seconds(5))
+        try slow.send("GET /healthz HTTP/1.1\r\n")
+        let dribbled = Task {
+            for _ in 0..<50 {
+                guard (try? slow.send("X-Slow: y\r\n")) != nil else { return }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let started = ContinuousClock.now
+        while ContinuousClock.now - started < .milliseconds(500) {
+            #expect(try await daemon.client.get("/healthz").status == 200)
+        }
+        let answer = try slow.readResponse()
+        dribbled.cancel()
+        #expect(answer.status == 408)
+        #expect(ContinuousClock.now - started < .seconds(3), "cut at the deadline, not when the client gives up")
+        await daemon.shutdown()
+    }
+}
+
+/// The kernel's TCP table (/proc/net/tcp and tcp6): which sockets are in which state.
+enum TCPTable {
+    enum State: String {
+        case closeWait = "08"
+    }
+
+    /// Sockets on `localPort` (any address) in `state`.
+    static func count(localPort: UInt16, state: State) -> Int {
+        let port = String(format: "%04X", localPort)
+        return ["/proc/net/tcp", "/proc/net/tcp6"].reduce(0) { total, path in
+            let lines = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").dropFirst() ?? []
+            return total + lines.filter { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 3 && fields[1].hasSuffix(":" + port) && fields[3] == state.rawValue
+            }.count
+        }
+    }
+}
+
+extension RawHTTPConnection.Response {
+    var json: JSONValue? { try? JSONValue(parsing: text) }
+}
