@@ -20,14 +20,26 @@ final class DaemonProcess: Sendable {
 
     /// - Parameter outputRoot: where recordings go (default: a directory in the daemon's scratch).
     static func start(lab: LabEnvironment, maxJobs: Int = 2, outputRoot: String? = nil) async throws -> DaemonProcess {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-serve-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        let outputRoot = outputRoot ?? scratch + "/recordings"
-        let config = """
+        try await start(maxJobs: maxJobs, outputRoot: outputRoot) { outputRoot in
+            """
             {"output_root": "\(outputRoot)", "max_jobs": \(maxJobs), "server": "\(lab.janusWS)",
              "ice_allow": ["\(lab.values["LAB_IFACE"] ?? "agentd-lab0")"], "api_token": "\(token)"}
             """
-        try Data(config.utf8).write(to: URL(fileURLWithPath: scratch + "/config.json"))
+        }
+    }
+
+    /// A daemon for tests of its API alone: no Janus, ICE on loopback.
+    static func startWithoutLab(maxJobs: Int = 2) async throws -> DaemonProcess {
+        try await start(maxJobs: maxJobs, outputRoot: nil) { outputRoot in
+            #"{"output_root": "\#(outputRoot)", "max_jobs": \#(maxJobs), "ice_allow": ["lo"], "api_token": "\#(token)"}"#
+        }
+    }
+
+    private static func start(maxJobs: Int, outputRoot: String?, config: (String) -> String) async throws -> DaemonProcess {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-serve-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let outputRoot = outputRoot ?? scratch + "/recordings"
+        try Data(config(outputRoot).utf8).write(to: URL(fileURLWithPath: scratch + "/config.json"))
         let process = try ChildProcess(
             AgentdBinary.path, ["serve", "--config", scratch + "/config.json", "--listen", "127.0.0.1:0"], name: "agentd serve",
             environment: ["AGENTD_API_TOKEN": ""])
@@ -40,6 +52,16 @@ final class DaemonProcess: Sendable {
         }
         let base = String(stderr[range].dropFirst("listening on ".count))
         return DaemonProcess(process: process, client: APIClient(base: base, token: token), outputRoot: outputRoot, scratch: scratch)
+    }
+
+    /// The daemon's process id, found by its config path (unique to this daemon) in /proc.
+    var pid: Int32? {
+        let configPath = scratch + "/config.json"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).first { pid in
+            guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            return cmdline.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == configPath }
+        }
     }
 
     /// Stops the daemon (SIGTERM) if it still runs and removes its scratch directory.

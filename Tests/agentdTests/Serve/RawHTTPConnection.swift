@@ -103,6 +103,13 @@ final class RawHTTPConnection: @unchecked Sendable {
         return false
     }
 
+    /// True when a read would not block now (data, EOF or an error is waiting).
+    var hasInput: Bool {
+        guard buffer.isEmpty else { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
     private func readUntilHeaderEnd() throws -> Int {
         let marker: [UInt8] = [13, 10, 13, 10]
         var searchFrom = 0
