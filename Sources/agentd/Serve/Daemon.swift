@@ -26,9 +26,6 @@ final class Daemon: Sendable {
                 respond: { request in await handler.handle(request) }))
     }
 
-    /// How many HTTP connections are open (tests watch them close).
-    var openConnections: Int { server.openConnections }
-
     /// Listens and returns the bound port.
     func start(_ address: ListenAddress) throws -> UInt16 {
         try server.listen(host: address.host, port: address.port)

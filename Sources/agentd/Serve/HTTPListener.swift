@@ -35,11 +35,6 @@ final class HTTPListener: @unchecked Sendable {
         self.handlers = handlers
     }
 
-    var openConnections: Int {
-        loop.assertInLoop()
-        return connections.count
-    }
-
     func listen(host: String, port: UInt16) throws -> UInt16 {
         loop.assertInLoop()
         guard socket == nil, !stopped else { throw HTTPServer.Failure(description: "the server was started already") }

@@ -45,10 +45,4 @@ final class HTTPServer: Sendable {
         let listener = self.listener
         try? loop.sync { listener.stop() }
     }
-
-    /// How many client connections are open now.
-    var openConnections: Int {
-        let listener = self.listener
-        return (try? loop.sync { listener.openConnections }) ?? 0
-    }
 }
