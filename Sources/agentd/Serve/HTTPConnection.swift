@@ -194,8 +194,8 @@ final class HTTPConnection: @unchecked Sendable {
         enter(.refusing, deadline: limits.drain)
         if let head { handlers.refused(head, response) }
         let bytes = Self.closingWireBytes(response)
-        // The socket's send buffer is empty (nothing was answered on it since the last request
-        // was taken), so this short answer goes out whole or the connection is broken anyway.
+        // A short answer, sent without waiting: a socket that cannot take it now belongs to a
+        // client that does not read its answers, and that client loses it.
         _ = bytes.withUnsafeBufferPointer { buffer in
             g_socket_send_with_blocking(socket, UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: gchar.self), gsize(buffer.count), 0, nil, nil)
         }
