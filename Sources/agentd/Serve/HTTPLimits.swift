@@ -16,6 +16,11 @@ struct HTTPLimits: Sendable, Equatable {
     /// reading (and dropping) so the client sees the answer rather than a reset.
     var drain: Duration = .seconds(2)
     var drainBytes = 4 << 20
+    /// Open connections at most, so clients cannot take the descriptors the recordings need. A
+    /// connection past it makes room by closing the oldest one that is idle or still sending its
+    /// headers (a slowloris client), so /healthz stays reachable; when every connection is busy
+    /// with a request, the newcomer is closed instead.
+    var maxConnections = 256
 
     static let standard = HTTPLimits()
 }

@@ -20,7 +20,10 @@ final class HTTPListener: @unchecked Sendable {
     private var socket: UnsafeMutablePointer<GSocket>?
     private var acceptSource: UnsafeMutablePointer<GSource>?
     private var acceptRetry: LoopTimer?
-    private var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    private var connections: [ObjectIdentifier: (order: Int, connection: HTTPConnection)] = [:]
+    private var accepted = 0
+    /// Connections closed to stay within ``HTTPLimits/maxConnections``.
+    private(set) var evicted = 0
     private var stopped = false
 
     /// Connections accepted in one wake-up at most, so a flood of connects cannot starve the loop.
@@ -73,7 +76,7 @@ final class HTTPListener: @unchecked Sendable {
         acceptRetry?.cancel()
         acceptRetry = nil
         unwatch()
-        for connection in connections.values { connection.close() }
+        for entry in connections.values { entry.connection.close() }
         connections = [:]
         if let socket {
             g_socket_close(socket, nil)
@@ -124,12 +127,31 @@ final class HTTPListener: @unchecked Sendable {
                 pauseAccepting()
                 return true  // pauseAccepting destroyed the source already
             }
+            guard makeRoom() else {
+                evicted += 1
+                g_socket_close(client, nil)
+                g_object_unref(client)
+                continue
+            }
             let connection = HTTPConnection(socket: client, listener: self)
             g_object_unref(client)
-            connections[ObjectIdentifier(connection)] = connection
+            accepted += 1
+            connections[ObjectIdentifier(connection)] = (accepted, connection)
             connection.start()
         }
         return true
+    }
+
+    /// Makes room for one more connection if the limit is reached, by closing the oldest one that
+    /// is idle or still sending its headers. Returns false when every connection is busy with a
+    /// request (the new one is then refused).
+    private func makeRoom() -> Bool {
+        guard connections.count >= limits.maxConnections else { return true }
+        let waiting = connections.values.filter { $0.connection.phase == .idle || $0.connection.phase == .headers }
+        guard let oldest = waiting.min(by: { $0.order < $1.order }) else { return false }
+        evicted += 1
+        oldest.connection.close()  // forgets itself
+        return connections.count < limits.maxConnections
     }
 
     private func pauseAccepting() {

@@ -121,6 +121,28 @@ struct HTTPServerTests {
         #expect(ContinuousClock.now - started < .seconds(3), "cut at the deadline, not when the client gives up")
         await daemon.shutdown()
     }
+
+    @Test("past the connection limit the oldest waiting connections are closed, so a flood of idle clients cannot lock /healthz out")
+    func connectionLimit() async throws {
+        var limits = HTTPLimits.standard
+        limits.maxConnections = 8
+        let daemon = try InProcessDaemon(limits: limits)
+        // 24 clients that connect and send nothing, each well inside the 10 s header deadline.
+        var idle: [RawHTTPConnection] = []
+        for _ in 0..<24 { idle.append(try RawHTTPConnection(port: daemon.port, timeout: .seconds(5))) }
+        // The server holds at most 8 (and one slot for the probe): the oldest are closed first.
+        let started = ContinuousClock.now
+        #expect(try await daemon.client.get("/healthz").status == 200)
+        var closed = 0
+        for connection in idle.prefix(15) where try connection.readsEOF() { closed += 1 }
+        #expect(closed == 15, "\(closed) of the 15 oldest idle clients were closed by the server")
+        #expect(ContinuousClock.now - started < .seconds(5), "closed to make room, not at the header deadline")
+        // The newest are still open: a request on one is answered.
+        try idle[23].send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try idle[23].readResponse().status == 200)
+        for connection in idle { connection.close() }
+        await daemon.shutdown()
+    }
 }
 
 /// The kernel's TCP table (/proc/net/tcp and tcp6): which sockets are in which state.
