@@ -32,7 +32,7 @@ struct FilePlayer {
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
         do {
-            try await bot.start(BotMedia(playlist: playlist, playbackLimit: duration.map { .seconds($0) }, dataChannel: false))
+            try await bot.start(BotMedia(playlist: playlist, playbackLimit: duration.map { .seconds(saturating: $0) }, dataChannel: false))
         } catch let error as BotError {
             throw Self.failure(error, room: configuration.room)
         }

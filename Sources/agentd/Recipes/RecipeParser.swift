@@ -36,7 +36,7 @@ enum RecipeParser {
             server: try fields.string("server", matching: isServerURL, expected: "a ws:// or wss:// URL"),
             room: try fields.string("room", matching: ChannelName.isValid, expected: "a room name of \(ChannelName.ruleDescription)"),
             token: try fields.string("token"), pin: try fields.string("pin"), create: try fields.bool("create") ?? false,
-            duration: try fields.number("duration", in: 0...86_400 * 7, exclusiveLower: true),
+            duration: try fields.number("duration", in: 0...JobDuration.maximumSeconds, exclusiveLower: true),
             participants: try fields.integer("participants", in: participantRange) ?? 1,
             audio: nil, video: nil, behaviours: [], record: nil, baseDirectory: baseDirectory)
         if let tracks = fields.object["tracks"] {

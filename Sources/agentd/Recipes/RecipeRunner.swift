@@ -88,7 +88,7 @@ actor RecipeRunner {
             Task { await stop(); stopContinuation.yield(.requested) },
             Task { [duration = recipe.duration] in
                 guard let duration else { return }
-                do { try await Task.sleep(for: .nanoseconds(Int64(duration * 1e9))) } catch { return }
+                do { try await Task.sleep(for: .seconds(saturating: duration)) } catch { return }
                 stopContinuation.yield(.duration)
             },
         ]

@@ -128,7 +128,7 @@ final class RoomRecordingJob: Sendable {
                 // a 10 s recording is 10 s long however long the join took.
                 let remaining = max(0, duration - Date().timeIntervalSince(request.startedAt))
                 group.addTask {
-                    try? await Task.sleep(for: .milliseconds(Int64(remaining * 1000)))
+                    try? await Task.sleep(for: .seconds(saturating: remaining))
                     return .duration
                 }
             }

@@ -47,7 +47,7 @@ enum RecordingJobBody {
         case .double(let number)?: seconds = number
         default: throw .badRequest("duration must be a number of seconds")
         }
-        guard seconds > 0, seconds.isFinite, seconds <= 7 * 86_400 else { throw .badRequest("duration must be from 0 to 604800 seconds") }
+        guard JobDuration.isValid(seconds) else { throw .badRequest("duration must be \(JobDuration.rule)") }
         return seconds
     }
 
