@@ -78,8 +78,10 @@ enum RecipeBotJobs {
             if recipe.role == .audience {
                 do {
                     _ = try RecipeRecording.request(for: recipe, server: recipe.server ?? "", room: recipe.room ?? "", outputRoot: request.outputRoot)
+                } catch let failure as CommandFailure {
+                    throw .badRequest(failure.what)
                 } catch {
-                    throw .badRequest("\(error)")
+                    throw .badRequest("$.record.formats: \(error)")
                 }
             }
             var jobEnvironment = environment

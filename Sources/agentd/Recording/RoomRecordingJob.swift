@@ -72,6 +72,7 @@ final class RoomRecordingJob: Sendable {
                 directory: request.directory, room: request.room, server: request.server, formats: request.formats,
                 startedAt: request.startedAt)
         } catch {
+            request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
             throw CommandFailure(.outputFailed, error.description, hint: "choose another --out")
         }
@@ -92,7 +93,7 @@ final class RoomRecordingJob: Sendable {
         } catch {
             await engine.shutdown()
             _ = await recorder.stop(endedAt: Date())
-            request.removeDirectoryIfUnused()
+            request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
             throw JanusFailure.failure(for: error, server: request.server, room: request.room)
         }

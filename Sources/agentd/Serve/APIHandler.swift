@@ -62,12 +62,17 @@ struct APIHandler: Sendable {
         case .openAPI:
             return .json(200, OpenAPIDocument.document)
         case .createRecording:
-            let recording = try RecordingJobBody.request(try body(request), settings: settings)
+            let recording = try claimedRecording(try body(request))
             log.redact(recording.token)
             log.redact(recording.pin)
             let log = self.log
             let job = RoomRecordingJob(request: recording, iceAddresses: settings.iceAddresses) { line in log.info(line, ["room": recording.room]) }
-            return try await submit(.recording, RecordingJobWork(job: job))
+            do {
+                return try await submit(.recording, RecordingJobWork(job: job))
+            } catch {
+                recording.removeUnusedOutput()
+                throw error
+            }
         case .createBot:
             return try await submit(.bot, try bot(try body(request)))
         case .listJobs:
@@ -79,6 +84,24 @@ struct APIHandler: Sendable {
             guard let job = await registry.stop(id) else { throw APIError(status: 404, message: "no job \(id)") }
             return .json(200, job)
         }
+    }
+
+    /// The body's recording with its directory made: claimed now (mkdir of a new directory), so
+    /// of two requests for one `out` exactly one gets it and the other a 409 at once. A default
+    /// directory another job of the room took in the same second moves on to the next suffix.
+    private func claimedRecording(_ body: JSONValue) throws(APIError) -> RecordingRequest {
+        var recording = try RecordingJobBody.request(body, settings: settings)
+        for attempt in 1...5 {
+            do {
+                try recording.prepareOutput()
+                return recording
+            } catch .alreadyExists where body["out"] == nil && attempt < 5 {
+                recording = try RecordingJobBody.request(body, settings: settings, startedAt: recording.startedAt)
+            } catch {
+                throw RecordingJobBody.outputError(error, out: body["out"]?.stringValue)
+            }
+        }
+        return recording
     }
 
     private func body(_ request: HTTPRequest) throws(APIError) -> JSONValue {

@@ -130,4 +130,51 @@ struct ServeAPITests {
             #expect(error == .shuttingDown)
         }
     }
+
+    @Test("an out that exists or holds a recording is a 409 with a clear message; nothing in it is touched")
+    func outThatIsTakenIs409() async throws {
+        let daemon = try InProcessDaemon()
+        let client = daemon.client
+        let taken = daemon.outputRoot + "/taken"
+        try FileManager.default.createDirectory(atPath: taken, withIntermediateDirectories: true)
+        try Data(#"{"version": 1}"#.utf8).write(to: URL(fileURLWithPath: taken + "/manifest.json"))
+        let reply = try await client.post("/v1/recordings", #"{"server": "ws://127.0.0.1:1/", "room": "r", "out": "taken"}"#)
+        #expect(reply.status == 409, "\(reply.text)")
+        #expect(reply.json?["error"]?.stringValue == "out taken already holds a recording (manifest.json) under the output root (choose another out)",
+                "\(reply.text)")
+        try FileManager.default.createDirectory(atPath: daemon.outputRoot + "/empty", withIntermediateDirectories: true)
+        let empty = try await client.post("/v1/recordings", #"{"server": "ws://127.0.0.1:1/", "room": "r", "out": "empty"}"#)
+        #expect(empty.status == 409, "\(empty.text)")
+        #expect(empty.json?["error"]?.stringValue?.contains("already exists") == true, "\(empty.text)")
+        #expect(try String(contentsOfFile: taken + "/manifest.json", encoding: .utf8) == #"{"version": 1}"#)
+        #expect(try await client.get("/v1/jobs").json?["jobs"]?.arrayValue?.isEmpty == true)
+        await daemon.shutdown()
+    }
+
+    /// Check-then-create used to let two jobs share one `out`: both saw no directory, both wrote
+    /// into it. The directory is now made (mkdir, atomic) before the 201.
+    @Test("concurrent POST /v1/recordings for one out: exactly one gets it, the others 409")
+    func concurrentSubmissionsForOneOut() async throws {
+        let daemon = try InProcessDaemon(maxJobs: 16)
+        let client = daemon.client
+        // Janus "answers" never: every accepted job stays joining while the others are decided.
+        let janus = try SilentListener()
+        let body = #"{"server": "\#(janus.url)", "room": "race", "out": "shared/rec"}"#
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await client.post("/v1/recordings", body).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses.sorted())")
+        #expect(statuses.filter { $0 == 409 }.count == 7, "\(statuses.sorted())")
+        #expect(try await client.get("/v1/jobs").json?["jobs"]?.arrayValue?.count == 1)
+        // Without out, the default <room>-<stamp> of jobs started in one second gets -2, -3, ...
+        let defaults = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<3 {
+                group.addTask { try await client.post("/v1/recordings", #"{"server": "\#(janus.url)", "room": "same"}"#).json?["out"]?.stringValue }
+            }
+            return try await group.reduce(into: [String]()) { if let out = $1 { $0.append(out) } }
+        }
+        #expect(Set(defaults).count == defaults.count, "\(defaults)")
+        await daemon.shutdown()
+    }
 }
