@@ -11,6 +11,9 @@ struct BotJobRequest: Sendable {
     let iceAddresses: [String]
     /// The config's output root, for recipes that write files.
     let outputRoot: String
+    /// The config's media root (a real path): the only place the recipe's files may come from;
+    /// nil refuses file media.
+    var mediaRoot: String? = nil
 }
 
 /// Why a bot could not be made: a bad recipe (400) or no recipe runner in this build (501).

@@ -67,8 +67,12 @@ enum RecipeBotJobs {
             do throws(RecipeError) {
                 switch request.recipe {
                 case .string(let name): recipe = try recipes.recipe(named: name)
-                default: recipe = try RecipeLibrary.inline(request.recipe, baseDirectory: recipes.directory)
+                default:
+                    // An inline recipe's relative paths are relative to the media root.
+                    let base = request.mediaRoot.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? recipes.directory
+                    recipe = try RecipeLibrary.inline(request.recipe, baseDirectory: base)
                 }
+                recipe = try RecipeMediaRoot.confine(recipe, to: request.mediaRoot)
             } catch {
                 throw .badRequest("recipe: \(error.description)")
             }

@@ -151,7 +151,7 @@ struct APIHandler: Sendable {
         }
         let request = BotJobRequest(
             recipe: recipe, server: server ?? settings.defaultServer, room: room, duration: try RecordingJobBody.duration(object["duration"]),
-            iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot)
+            iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot, mediaRoot: settings.mediaRoot)
         do {
             return try botFactory(request)
         } catch {

@@ -6,6 +6,8 @@ struct ServeSettings: Sendable {
     var defaultServer: String?
     /// Addresses for ICE, resolved from the allow-list.
     var iceAddresses: [String]
+    /// Where API bots may read files (a real path); nil: they play no files.
+    var mediaRoot: String? = nil
 }
 
 /// A request the API refuses, with its status and message.

@@ -19,12 +19,19 @@ final class DaemonProcess: Sendable {
     }
 
     static func start(lab: LabEnvironment, maxJobs: Int = 2) async throws -> DaemonProcess {
+        try await start(server: lab.janusWS, iceAllow: lab.values["LAB_IFACE"] ?? "agentd-lab0", maxJobs: maxJobs)
+    }
+
+    /// Without the lab: `server` is whatever the test points jobs at (jobs that fail before they
+    /// connect need none that answers); `extra` adds config keys (`"media_root": "..."`).
+    static func start(server: String, iceAllow: String = "lo", maxJobs: Int = 2, extra: [String: String] = [:]) async throws -> DaemonProcess {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let outputRoot = scratch + "/recordings"
+        let extraKeys = extra.sorted { $0.key < $1.key }.map { ", \"\($0.key)\": \"\($0.value)\"" }.joined()
         let config = """
-            {"output_root": "\(outputRoot)", "max_jobs": \(maxJobs), "server": "\(lab.janusWS)",
-             "ice_allow": ["\(lab.values["LAB_IFACE"] ?? "agentd-lab0")"], "api_token": "\(token)"}
+            {"output_root": "\(outputRoot)", "max_jobs": \(maxJobs), "server": "\(server)",
+             "ice_allow": ["\(iceAllow)"], "api_token": "\(token)"\(extraKeys)}
             """
         try Data(config.utf8).write(to: URL(fileURLWithPath: scratch + "/config.json"))
         let process = try ChildProcess(
