@@ -28,7 +28,7 @@ enum PlayCommand: Command {
             throw UsageError.missingRequired(option: "server")
         }
         let duration = try arguments.seconds("duration")
-        let display = try arguments.required("display")
+        guard let display = try arguments.displayName() else { throw UsageError.missingRequired(option: "display") }
         let audioPath = arguments.value("audio")
         let videoPath = arguments.value("video")
         guard audioPath != nil || videoPath != nil else { throw UsageError.missingRequired(option: "audio or --video") }

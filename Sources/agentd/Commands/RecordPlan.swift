@@ -28,7 +28,7 @@ struct RecordPlan: Sendable {
             throw UsageError.invalidValue(option: "out", value: out, expected: "a directory (it is empty)")
         }
         recording = RecordingRequest(
-            server: url.absoluteString, room: room, display: arguments.value("display") ?? RecordingRequest.defaultDisplay,
+            server: url.absoluteString, room: room, display: try arguments.displayName() ?? RecordingRequest.defaultDisplay,
             token: arguments.value("token"), pin: arguments.value("pin"), create: arguments.has("create"),
             duration: duration, formats: formats,
             directory: out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt),

@@ -63,6 +63,7 @@ enum ServeCommand: Command {
             iceAddresses: try SharedOptions.iceAddresses(arguments.value("ice-allow") ?? config.iceAllow), mediaRoot: mediaRoot)
 
         let log = ServeLog(format: format, write: context.standardError)
+        log.redact(config.server.flatMap(JanusURL.credentials))
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
         let recipes = RecipeLibrary(directory: URL(fileURLWithPath: context.environment["AGENTD_RECIPES"].flatMap { $0.isEmpty ? nil : $0 } ?? "recipes"))

@@ -47,7 +47,7 @@ struct RecipeJobWork: JobWork {
             "participants": .integer(Int64(recipe.participants)),
         ]
         if let room = recipe.room { details["room"] = .string(room) }
-        if let server = recipe.server { details["server"] = .string(server) }
+        if let server = recipe.server { details["server"] = .string(JanusURL.redacted(server)) }
         if let duration = recipe.duration { details["duration"] = .double(duration) }
         return details
     }

@@ -26,6 +26,9 @@ struct RecordingRequest: Sendable {
 
     static let defaultDisplay = "agentd-recorder"
 
+    /// ``server`` with its credentials masked: what the manifest, the job and summaries show.
+    var displayServer: String { JanusURL.redacted(server) }
+
     init(server: String, room: String, display: String = defaultDisplay, token: String? = nil, pin: String? = nil,
          create: Bool = false, duration: Double? = nil, formats: RecordingFormats = .default,
          directory: RecordingDirectory, existing: RecordingDirectory.Existing = .refuseRecording, startedAt: Date) {

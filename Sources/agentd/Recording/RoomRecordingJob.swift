@@ -69,7 +69,7 @@ final class RoomRecordingJob: Sendable {
         let recorder: RoomRecorder
         do {
             recorder = try RoomRecorder(
-                directory: request.directory, room: request.room, server: request.server, formats: request.formats,
+                directory: request.directory, room: request.room, server: request.displayServer, formats: request.formats,
                 startedAt: request.startedAt)
         } catch {
             request.removeUnusedOutput()

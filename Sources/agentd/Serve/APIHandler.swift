@@ -65,6 +65,7 @@ struct APIHandler: Sendable {
             let recording = try claimedRecording(try body(request))
             log.redact(recording.token)
             log.redact(recording.pin)
+            log.redact(JanusURL.credentials(recording.server))
             let log = self.log
             let job = RoomRecordingJob(request: recording, iceAddresses: settings.iceAddresses) { line in log.info(line, ["room": recording.room]) }
             do {
@@ -137,7 +138,9 @@ struct APIHandler: Sendable {
         }
         var server: String?
         if let text = object["server"]?.stringValue {
-            guard JanusURL.parse(text) != nil else { throw .badRequest("server must be a ws:// or wss:// URL") }
+            guard text.utf8.count <= RecipeFields.maximumStringBytes, JanusURL.parse(text) != nil else {
+                throw .badRequest("server must be a ws:// or wss:// URL")
+            }
             server = text
         } else if let value = object["server"], value != .null {
             throw .badRequest("server must be a ws:// or wss:// URL")
@@ -149,6 +152,7 @@ struct APIHandler: Sendable {
             }
             room = text
         }
+        log.redact(server.flatMap(JanusURL.credentials))
         let request = BotJobRequest(
             recipe: recipe, server: server ?? settings.defaultServer, room: room, duration: try RecordingJobBody.duration(object["duration"]),
             iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot, mediaRoot: settings.mediaRoot)

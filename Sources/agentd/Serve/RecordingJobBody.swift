@@ -27,15 +27,22 @@ enum RecordingJobBody {
         default: throw .badRequest("create must be true or false")
         }
         let directory = try self.directory(try string(object, "out"), room: room, root: settings.outputRoot, startedAt: startedAt)
+        let display = try string(object, "display") ?? RecordingRequest.defaultDisplay
+        guard DisplayName.isValid(display) else { throw .badRequest("display must be \(DisplayName.ruleDescription)") }
         return RecordingRequest(
-            server: server.absoluteString, room: room, display: try string(object, "display") ?? RecordingRequest.defaultDisplay,
+            server: server.absoluteString, room: room, display: display,
             token: try string(object, "token"), pin: try string(object, "pin"), create: create, duration: duration,
             formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt)
     }
 
+    /// A non-empty string of at most ``RecipeFields/maximumStringBytes`` bytes (the same bound
+    /// as a recipe's strings: tokens, pins, paths, URLs all fit).
     private static func string(_ object: [String: JSONValue], _ key: String) throws(APIError) -> String? {
         guard let value = object[key], value != .null else { return nil }
         guard let text = value.stringValue, !text.isEmpty else { throw .badRequest("\(key) must be a non-empty string") }
+        guard text.utf8.count <= RecipeFields.maximumStringBytes else {
+            throw .badRequest("\(key) must be at most \(RecipeFields.maximumStringBytes) bytes, got \(text.utf8.count)")
+        }
         return text
     }
 
@@ -55,8 +62,12 @@ enum RecordingJobBody {
         let text: String
         switch value {
         case nil, .null?: return .default
-        case .string(let list)?: text = list
+        case .string(let list)? where list.utf8.count <= 256: text = list
+        case .string?: throw .badRequest("formats must be at most 256 bytes")
         case .array(let items)?:
+            guard items.count <= RecordingFormats.Format.allCases.count else {
+                throw .badRequest("formats must list at most \(RecordingFormats.Format.allCases.count) formats, got \(items.count)")
+            }
             let names = items.compactMap(\.stringValue)
             guard names.count == items.count else { throw .badRequest("formats must be a list of strings") }
             text = names.joined(separator: ",")

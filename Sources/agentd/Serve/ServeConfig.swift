@@ -32,9 +32,9 @@ struct ServeConfig: Sendable, Equatable {
     init(path: String) throws(ServeConfigError) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try BoundedFile.read(path, limit: 1 << 20)
         } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
+            throw .unreadable(path: path, reason: error.description)
         }
         try self.init(parsing: data)
     }

@@ -11,6 +11,8 @@ struct CommandLimitsTests {
         let process = try ChildProcess(AgentdBinary.path, arguments, name: "agentd \(arguments.first ?? "")")
         defer { process.terminate() }
         try await pollUntil(timeout: .seconds(30), "agentd \(arguments.first ?? "") to exit") { !process.isRunning }
+        // The pipe's last bytes may be read a moment after the exit.
+        try? await pollUntil(timeout: .seconds(2), "its stderr") { !process.stderr.isEmpty || process.exitStatus == 0 }
         return (process.exitStatus ?? -1, process.stderr, process.stdoutLines)
     }
 
@@ -48,5 +50,27 @@ struct CommandLimitsTests {
             }
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.path("rec")), "a refused record made its directory")
+    }
+
+    @Test("--display is bounded for record, play and bot (64 characters, 256 bytes): exit 2")
+    func displayIsBounded() async throws {
+        let clustered = "a" + String(repeating: "\u{0301}", count: 300)
+        let server = ["--server", "ws://127.0.0.1:1/", "--room", "r", "--ice-allow", "lo"]
+        for command in [["record"] + server, ["play", "--audio", "/nonexistent.wav"] + server, ["bot", "recipes/tone.json"] + server] {
+            for display in [clustered, String(repeating: "d", count: 65)] {
+                let (status, stderr, _) = try await run(command + ["--display", display])
+                #expect(status == 2, "\(command[0]): exit \(status) \(stderr)")
+                #expect(stderr.contains("is not a display name of 1-64 characters and at most 256 bytes"), "\(command[0]): \(stderr)")
+            }
+        }
+    }
+
+    @Test("a server URL's credentials never reach the error line")
+    func credentialsAreMaskedOnStderr() async throws {
+        let scratch = try ScratchDirectory("creds")
+        let (status, stderr, _) = try await run(["record", "--server", "ws://agent:s3cretpw@127.0.0.1:1/", "--room", "r",
+                                                 "--out", scratch.path("rec"), "--ice-allow", "lo"])
+        #expect(status == 4, "\(stderr)")
+        #expect(stderr.contains("ws://***@127.0.0.1:1/") && !stderr.contains("s3cretpw"), "\(stderr)")
     }
 }

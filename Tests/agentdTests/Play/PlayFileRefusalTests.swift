@@ -13,6 +13,7 @@ struct PlayFileRefusalTests {
         // Generous: the refusal takes milliseconds, but a busy test process may be slow to look;
         // before the fix a FIFO never let go at all.
         try await pollUntil(timeout: .seconds(60), "agentd \(arguments[0]) to refuse the file") { !process.isRunning }
+        try? await pollUntil(timeout: .seconds(2), "its stderr") { !process.stderr.isEmpty }
         return (process.exitStatus ?? -1, process.stderr)
     }
 

@@ -177,4 +177,50 @@ struct ServeAPITests {
         #expect(Set(defaults).count == defaults.count, "\(defaults)")
         await daemon.shutdown()
     }
+
+    @Test("display is bounded (256 bytes, 64 characters): a 1 MB display is a 400, as are oversized strings and lists")
+    func bodyStringsAreBounded() async throws {
+        let daemon = try InProcessDaemon()
+        let client = daemon.client
+        let huge = String(repeating: "d", count: 1_000_000 - 200)
+        let clustered = "a" + String(repeating: "\u{0301}", count: 300)
+        let cases: [(body: String, says: String)] = [
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "display": "\#(huge)"}"#, "display must be"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "display": "\#(clustered)"}"#, "display must be a display name of 1-64 characters and at most 256 bytes"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "token": "\#(String(repeating: "t", count: 5000))"}"#, "token must be at most 4096 bytes"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "formats": [\#(Array(repeating: "\"wav\"", count: 1000).joined(separator: ","))]}"#, "formats must list at most"),
+        ]
+        for (body, says) in cases {
+            let reply = try await client.post("/v1/recordings", body)
+            #expect(reply.status == 400, "\(says): \(reply.status)")
+            #expect(reply.json?["error"]?.stringValue?.hasPrefix(says) == true, "\(reply.text.prefix(300))")
+        }
+        #expect(try await client.get("/v1/jobs").json?["jobs"]?.arrayValue?.isEmpty == true)
+        await daemon.shutdown()
+    }
+
+    @Test("ws://user:pass@host: the job JSON, the manifest's server, the error and the log show ws://***@host")
+    func serverCredentialsAreRedacted() async throws {
+        let daemon = try InProcessDaemon()
+        let janus = try SilentListener()
+        let server = "ws://agent:s3cretpw@127.0.0.1:\(janus.port)/"
+        let created = try await daemon.client.post("/v1/recordings", #"{"server": "\#(server)", "room": "r", "out": "creds"}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let shown = "ws://***@127.0.0.1:\(janus.port)/"
+        #expect(created.json?["server"]?.stringValue == shown, "\(created.text)")
+        let manifest = daemon.outputRoot + "/creds/manifest.json"
+        try await pollUntil(timeout: .seconds(10), "the first manifest") { FileManager.default.fileExists(atPath: manifest) }
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        #expect(text.contains("***@127.0.0.1:\(janus.port)"), "\(text)")
+        #expect(!text.contains("s3cretpw"), "\(text)")
+        let unreachable = try await daemon.client.post("/v1/recordings", #"{"server": "ws://agent:s3cretpw@127.0.0.1:1/", "room": "r"}"#)
+        let id = try #require(unreachable.json?["id"]?.stringValue)
+        let failed = try await daemon.client.waitForJob(id, in: ["failed"], within: .seconds(10))
+        #expect(failed["error"]?.stringValue?.contains("ws://***@127.0.0.1:1/") == true, "\(failed.serialized())")
+        #expect(!failed.serialized().contains("s3cretpw"))
+        let jobs = try await daemon.client.get("/v1/jobs").text
+        #expect(!jobs.contains("s3cretpw") && !jobs.contains("agent:"), "\(jobs)")
+        await daemon.shutdown()
+        #expect(!daemon.log.contains("s3cretpw"), "\(daemon.log)")
+    }
 }
