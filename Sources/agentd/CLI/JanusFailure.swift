@@ -10,7 +10,7 @@ enum JanusFailure {
         if let agent = error as? AgentError { return failure(for: agent, server: server, room: room) }
         guard let janus = error as? JanusError else {
             if let failure = error as? CommandFailure { return failure }
-            return CommandFailure(.failure, "\(error)")
+            return CommandFailure(.failure, ErrorText.describe(error))
         }
         switch janus {
         case .connectFailed(let reason):

@@ -75,7 +75,7 @@ enum ServeCommand: Command {
             port = try daemon.start(address)
         } catch {
             await daemon.shutdown()
-            throw CommandFailure(.failure, "\(error)", hint: "choose another --listen")
+            throw CommandFailure(.failure, ErrorText.describe(error), hint: "choose another --listen")
         }
         log.info("listening on \(address.url(port: port))", ["output_root": settings.outputRoot, "max_jobs": String(settings.maxJobs)])
         let signal = await stopSignal.wait()

@@ -17,9 +17,11 @@ struct BotJobRequest: Sendable {
 }
 
 /// Why a bot could not be made: a bad recipe (400) or no recipe runner in this build (501).
-struct BotJobRejection: Error, Equatable {
+struct BotJobRejection: Error, Equatable, CustomStringConvertible {
     let status: Int
     let message: String
+
+    var description: String { message }
 
     static func badRequest(_ message: String) -> BotJobRejection {
         BotJobRejection(status: 400, message: message)

@@ -85,7 +85,7 @@ enum RecipeBotJobs {
                 } catch let failure as CommandFailure {
                     throw .badRequest(failure.what)
                 } catch {
-                    throw .badRequest("$.record.formats: \(error)")
+                    throw .badRequest("$.record.formats: \(ErrorText.describe(error))")
                 }
             }
             var jobEnvironment = environment

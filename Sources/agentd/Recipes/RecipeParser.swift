@@ -32,7 +32,7 @@ enum RecipeParser {
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw .malformedJSON(Self.reason(error))
+            throw .malformedJSON(ErrorText.jsonReason(error))
         }
         return try parse(value, baseDirectory: baseDirectory)
     }
@@ -191,12 +191,5 @@ enum RecipeParser {
 
     private static func isVoiceName(_ text: String) -> Bool {
         text.count <= 40 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_+".contains($0)) }
-    }
-
-    private static func reason(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            return (context.underlyingError.map { "\($0)" } ?? context.debugDescription)
-        }
-        return "\(error)"
     }
 }

@@ -119,10 +119,8 @@ struct APIHandler: Sendable {
             return .json(201, try await registry.submit(kind: kind, work: work))
         } catch {
             switch error {
-            case .full(let limit):
-                throw APIError(status: 429, message: "\(limit) job(s) are running, as many as max_jobs allows; stop one or try later")
-            case .shuttingDown:
-                throw APIError(status: 503, message: "the daemon is shutting down and takes no new jobs")
+            case .full: throw APIError(status: 429, message: error.description)
+            case .shuttingDown: throw APIError(status: 503, message: error.description)
             }
         }
     }

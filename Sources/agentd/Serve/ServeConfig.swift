@@ -44,7 +44,7 @@ struct ServeConfig: Sendable, Equatable {
         do {
             value = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
         } catch {
-            throw .notJSON(reason: "\(error)")
+            throw .notJSON(reason: ErrorText.jsonReason(error))
         }
         guard let object = value.objectValue else { throw .notAnObject }
         let unknown = object.keys.filter { !Self.keys.contains($0) }

@@ -11,9 +11,11 @@ struct ServeSettings: Sendable {
 }
 
 /// A request the API refuses, with its status and message.
-struct APIError: Error, Equatable {
+struct APIError: Error, Equatable, CustomStringConvertible {
     let status: Int
     let message: String
+
+    var description: String { message }
 
     static func badRequest(_ message: String) -> APIError { APIError(status: 400, message: message) }
 
