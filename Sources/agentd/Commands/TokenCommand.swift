@@ -24,7 +24,7 @@ enum TokenCommand: Command {
         guard !plugins.isEmpty else {
             throw UsageError.invalidValue(option: "plugins", value: arguments.value("plugins") ?? "", expected: "a list of plugin names")
         }
-        let ttl = try arguments.seconds("ttl", atMost: maximumTTL, rule: "a number of seconds above 0, at most 315360000 (10 years)") ?? 86_400
+        let ttl = try arguments.seconds("ttl", atMost: maximumTTL, rule: "a number of seconds above 0, at most \(Int(maximumTTL)) (10 years)") ?? 86_400
         let expiry = Date().addingTimeInterval(ttl)
         let token = JanusToken.mint(secret: secret, plugins: plugins, expiry: expiry)
         context.standardOutput(token.value)

@@ -92,17 +92,18 @@ struct APIHandler: Sendable {
     /// directory another job of the room took in the same second moves on to the next suffix.
     private func claimedRecording(_ body: JSONValue) throws(APIError) -> RecordingRequest {
         var recording = try RecordingJobBody.request(body, settings: settings)
-        for attempt in 1...5 {
+        var attempts = 1
+        while true {
             do {
                 try recording.prepareOutput()
                 return recording
-            } catch .alreadyExists where body["out"] == nil && attempt < 5 {
+            } catch .alreadyExists where body["out"] == nil && attempts < 5 {
+                attempts += 1
                 recording = try RecordingJobBody.request(body, settings: settings, startedAt: recording.startedAt)
             } catch {
                 throw RecordingJobBody.outputError(error, out: body["out"]?.stringValue)
             }
         }
-        return recording
     }
 
     private func body(_ request: HTTPRequest) throws(APIError) -> JSONValue {
