@@ -73,6 +73,13 @@ import Testing
         #expect(Duration.seconds(saturating: .nan) == .zero)
     }
 
+    /// What Channel does with a far-future token's warning delay: sleep for it (until cancelled).
+    @Test func sleepingTheLongestDelayDoesNotTrap() async {
+        let sleeper = Task { try await Task.sleep(for: .seconds(saturating: 1e10)) }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+
     @Test func millisecondsSaturate() {
         #expect(Duration.milliseconds(1234).totalMilliseconds == 1234)
         #expect(Duration.seconds(Int64.max).totalMilliseconds == Int64.max)
