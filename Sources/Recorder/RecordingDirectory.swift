@@ -7,6 +7,18 @@ import Foundation
 /// `./recordings/demo-20261130T104207Z`. The room goes through the same sanitizer as names, so a
 /// room called `../x` cannot climb out of the base.
 public struct RecordingDirectory: Sendable, Equatable {
+    /// What ``prepare(existing:)`` makes of a directory that is already there.
+    public enum Existing: Sendable, Equatable {
+        /// It must not exist: it is created here, atomically (mkdir), so two recordings can
+        /// never share it (the daemon's jobs).
+        case refuse
+        /// It may exist if it holds no recording (`agentd record --out` into a directory the
+        /// user made); one with a manifest or a recording's file is refused.
+        case refuseRecording
+        /// Anything goes; a recording's files of the same names are replaced (`--overwrite`).
+        case overwrite
+    }
+
     public static let defaultBase = "./recordings"
 
     public let path: String
@@ -38,9 +50,66 @@ public struct RecordingDirectory: Sendable, Equatable {
 
     /// Creates the directory (and missing parents), then creates, writes and removes a probe file,
     /// so a read-only disk, a missing permission or a path under a regular file fails before the
-    /// agent joins a room rather than after.
+    /// agent joins a room rather than after. When it fails, the directories it created are
+    /// removed again (only those: an existing parent is never touched).
     public func checkWritable() throws(RecordingDirectoryError) {
-        try createDirectories()
+        _ = try prepare(existing: .overwrite)
+    }
+
+    /// Makes the directory ready for a new recording: creates it (and missing parents), applies
+    /// `existing` to a directory that is already there, and probes it with a write. When any
+    /// step fails, the directories this call created are removed again, and only those.
+    /// - Returns: the directories it created, outermost first: what ``removeCreated(_:)`` takes
+    ///   back when the recording then does not start (a refused join).
+    /// - Throws: ``RecordingDirectoryError/alreadyExists(path:)`` under ``Existing/refuse``,
+    ///   ``RecordingDirectoryError/holdsRecording(path:file:)`` under ``Existing/refuseRecording``,
+    ///   ``RecordingDirectoryError/notWritable(path:operation:reason:)`` when it cannot be made or written.
+    public func prepare(existing: Existing) throws(RecordingDirectoryError) -> [String] {
+        var created: [String] = []
+        do throws(RecordingDirectoryError) {
+            let last = try createDirectories(created: &created)
+            if created.last != last {
+                switch existing {
+                case .refuse: throw RecordingDirectoryError.alreadyExists(path: path)
+                case .refuseRecording:
+                    if let file = recordingFile() { throw RecordingDirectoryError.holdsRecording(path: path, file: file) }
+                case .overwrite: break
+                }
+            }
+            try probe()
+        } catch {
+            Self.removeCreated(created)
+            throw error
+        }
+        return created
+    }
+
+    /// Removes `directories` (as ``prepare(existing:)`` returned them) innermost first, each only
+    /// if it is empty by then: what a recording that never started leaves of itself.
+    public static func removeCreated(_ directories: [String]) {
+        for directory in directories.reversed() { _ = rmdir(directory) }
+    }
+
+    /// The first file in the directory that belongs to a recording (manifest.json, a participant's
+    /// WebM/MKV/WAV/Opus, mix.wav, data.jsonl, a report or transcript), nil when there is none.
+    public func recordingFile() -> String? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return entries.sorted().first(where: Self.isRecordingFile)
+    }
+
+    /// Whether a file of this name is one a recording writes.
+    public static func isRecordingFile(_ name: String) -> Bool {
+        recordingFileNames.contains(name) || recordingFileExtensions.contains((name as NSString).pathExtension.lowercased())
+    }
+
+    /// Files a recording writes under fixed names (ARCHITECTURE.md's recording directory).
+    static let recordingFileNames: Set<String> = [
+        ManifestWriter.fileName, "data.jsonl", "report.json", "report.html", "transcript.jsonl", "captions.vtt",
+    ]
+    /// Extensions of the per-participant and mix files.
+    static let recordingFileExtensions: Set<String> = ["webm", "mkv", "wav", "opus"]
+
+    private func probe() throws(RecordingDirectoryError) {
         let probe = filePath(".agentd-write-probe-\(getpid())")
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("create probe file", probe) }
@@ -53,12 +122,22 @@ public struct RecordingDirectory: Sendable, Equatable {
     }
 
     /// mkdir -p: each missing component in turn, so the error names the component that failed.
-    private func createDirectories() throws(RecordingDirectoryError) {
+    /// Each directory it makes is appended to `created` as it goes (so a failure half-way still
+    /// reports what to take back). The last component's mkdir is the atomic claim: exactly one
+    /// of two callers racing for a new directory sees it in `created`.
+    /// - Returns: the directory's own path as made from its components.
+    private func createDirectories(created: inout [String]) throws(RecordingDirectoryError) -> String {
         let components = (path as NSString).pathComponents
+        guard !components.isEmpty else {
+            throw .notWritable(path: path, operation: "create directory", reason: "the path is empty")
+        }
         var current = ""
         for component in components {
             current = current.isEmpty ? component : (current as NSString).appendingPathComponent(component)
-            if mkdir(current, 0o755) == 0 { continue }
+            if mkdir(current, 0o755) == 0 {
+                created.append(current)
+                continue
+            }
             let code = errno
             var status = stat()
             if code == EEXIST, stat(current, &status) == 0 {
@@ -69,6 +148,7 @@ public struct RecordingDirectory: Sendable, Equatable {
             if code == EEXIST || code == EACCES && isDirectory(current) { continue }
             throw .notWritable(path: path, operation: "create directory \(current)", reason: String(cString: strerror(code)))
         }
+        return current
     }
 
     private func isDirectory(_ path: String) -> Bool {

@@ -3,10 +3,14 @@
 public enum RecordingDirectoryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `operation` (create, probe) failed on `path` with errno's text `reason`.
     case notWritable(path: String, operation: String, reason: String)
+    /// The directory exists, and this recording must make a new one (``RecordingDirectory/Existing/refuse``).
+    case alreadyExists(path: String)
+    /// The directory holds a recording already (`file` is one of its files).
+    case holdsRecording(path: String, file: String)
 
     public var path: String {
         switch self {
-        case .notWritable(let path, _, _): path
+        case .notWritable(let path, _, _), .alreadyExists(let path), .holdsRecording(let path, _): path
         }
     }
 
@@ -14,6 +18,10 @@ public enum RecordingDirectoryError: Error, Equatable, Sendable, CustomStringCon
         switch self {
         case .notWritable(let path, let operation, let reason):
             "cannot write recording to \(path): \(operation) failed: \(reason)"
+        case .alreadyExists(let path):
+            "\(path) already exists; a new recording needs a new directory"
+        case .holdsRecording(let path, let file):
+            "\(path) already holds a recording (\(file)); it would be overwritten"
         }
     }
 }

@@ -15,10 +15,12 @@ public final class ChildProcess: Sendable {
     private let output = CapturedStreams()
     public let name: String
 
-    public init(_ executable: String, _ arguments: [String], name: String? = nil, environment: [String: String]? = nil) throws {
+    public init(_ executable: String, _ arguments: [String], name: String? = nil, environment: [String: String]? = nil,
+                currentDirectory: String? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let stdoutPipe = Pipe()
         let stderrPipe = Pipe()

@@ -13,13 +13,19 @@ public struct JanusToken: Sendable, Equatable, CustomStringConvertible {
     public let plugins: [String]
 
     /// Mints a signed token. For development and tests; production tokens come from the operator.
+    /// An expiry before 1970 or past ``latestExpiry`` is clamped to that range.
     public static func mint(secret: String, plugins: [String], expiry: Date) -> JanusToken {
-        let expirySeconds = Int(expiry.timeIntervalSince1970)
+        let seconds = expiry.timeIntervalSince1970
+        let expirySeconds = seconds.isNaN ? 0 : Int(min(max(seconds, 0), latestExpiry.timeIntervalSince1970))
         let payload = "\(expirySeconds),janus,\(plugins.joined(separator: ","))"
         let signature = hmacSHA1(key: Array(secret.utf8), message: Array(payload.utf8))
         let value = payload + ":" + Data(signature).base64EncodedString()
         return JanusToken(value: value, expiry: Date(timeIntervalSince1970: TimeInterval(expirySeconds)), plugins: plugins)
     }
+
+    /// The latest expiry ``mint(secret:plugins:expiry:)`` writes: the year 9999, far beyond any
+    /// real token and well inside what Janus's 64-bit seconds and our arithmetic hold.
+    public static let latestExpiry = Date(timeIntervalSince1970: 253_402_300_799)
 
     /// Wraps a token string. A signed token's expiry and plugins are read from it; an opaque one
     /// (a stored token from Janus's admin API) has neither.

@@ -17,6 +17,10 @@ import Foundation
 /// multiplexed streams are skipped, and a chained file ends at the first stream's end.
 public final class OggOpusReader {
     public static let sampleRate: Int64 = 48_000
+    /// How much of the file may be read to find OpusHead and OpusTags: far more than any real
+    /// header (cover art included), while a large file of garbage fails in milliseconds instead
+    /// of being scanned to its end.
+    public static let maxHeaderBytes = 16 << 20
 
     public let path: String
     public let head: OpusHead
@@ -47,7 +51,13 @@ public final class OggOpusReader {
     private var unstamped: [[UInt8]] = []
 
     public init(path: String) throws(OggOpusReaderError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        // A regular file only: a FIFO or a device would block or never end (MediaFile).
+        let handle: FileHandle
+        do {
+            handle = FileHandle(fileDescriptor: try MediaFile.openForReading(path), closeOnDealloc: true)
+        } catch .notRegularFile(_, let kind) {
+            throw .io(operation: "open", path: path, message: "it is \(kind), not a regular file")
+        } catch {
             throw .io(operation: "open", path: path, message: "cannot open for reading")
         }
         let sync = UnsafeMutablePointer<ogg_sync_state>.allocate(capacity: 1)
@@ -59,9 +69,10 @@ public final class OggOpusReader {
         var serial: Int32 = 0
         let head: OpusHead
         let tags: OpusTags
+        var budget = Self.maxHeaderBytes
         do {
-            head = try Self.readHeaders(handle: handle, sync: sync, stream: stream, path: path, serial: &serial)
-            tags = try Self.readTags(handle: handle, sync: sync, stream: stream, path: path, serial: serial)
+            head = try Self.readHeaders(handle: handle, sync: sync, stream: stream, path: path, serial: &serial, budget: &budget)
+            tags = try Self.readTags(handle: handle, sync: sync, stream: stream, path: path, serial: serial, budget: &budget)
         } catch {
             Self.free(sync: sync, stream: stream, handle: handle)
             throw error
@@ -95,7 +106,8 @@ public final class OggOpusReader {
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
             if endOfStream { return nil }
-            guard let page = try Self.nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile) else {
+            var unlimited = Int.max  // audio pages: the file's size bounds the scan
+            guard let page = try Self.nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &unlimited) else {
                 return nil
             }
             try process(page)
@@ -155,10 +167,10 @@ public final class OggOpusReader {
     /// Finds the first logical stream whose first packet is OpusHead and parses it.
     private static func readHeaders(handle: FileHandle, sync: UnsafeMutablePointer<ogg_sync_state>,
                                     stream: UnsafeMutablePointer<ogg_stream_state>, path: String,
-                                    serial: inout Int32) throws(OggOpusReaderError) -> OpusHead {
+                                    serial: inout Int32, budget: inout Int) throws(OggOpusReaderError) -> OpusHead {
         var endOfFile = false
         var sawPage = false
-        while let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile) {
+        while let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &budget) {
             sawPage = true
             var page = copy.page
             // Beginning-of-stream pages come first (RFC 3533 §4); past them no new stream starts.
@@ -182,14 +194,14 @@ public final class OggOpusReader {
     /// Reads the OpusTags packet that follows OpusHead, however many pages it spans.
     private static func readTags(handle: FileHandle, sync: UnsafeMutablePointer<ogg_sync_state>,
                                  stream: UnsafeMutablePointer<ogg_stream_state>, path: String,
-                                 serial: Int32) throws(OggOpusReaderError) -> OpusTags {
+                                 serial: Int32, budget: inout Int) throws(OggOpusReaderError) -> OpusTags {
         var endOfFile = false
         var gaps = 0
         while true {
             if let packet = drainPackets(stream, gaps: &gaps, limit: 1).first {
                 return try OpusTags(parsing: packet)
             }
-            guard let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile) else {
+            guard let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &budget) else {
                 throw .truncatedHeaders(path: path)
             }
             var page = copy.page
@@ -205,8 +217,10 @@ public final class OggOpusReader {
         var page: ogg_page
     }
 
+    /// The next page; `budget` is how many more bytes may be read for it (the header scan's
+    /// bound), and is spent as the file is read.
     private static func nextPage(handle: FileHandle, sync: UnsafeMutablePointer<ogg_sync_state>, path: String,
-                                 endOfFile: inout Bool) throws(OggOpusReaderError) -> OggPageCopy? {
+                                 endOfFile: inout Bool, budget: inout Int) throws(OggOpusReaderError) -> OggPageCopy? {
         var page = ogg_page()
         while true {
             let result = ogg_sync_pageout(sync, &page)
@@ -214,6 +228,7 @@ public final class OggOpusReader {
             // -1: bytes skipped to regain sync (garbage between pages); keep looking.
             if result < 0 { continue }
             if endOfFile { return nil }
+            guard budget > 0 else { throw .headersTooLarge(path: path, limit: maxHeaderBytes) }
             let chunk: Data
             do {
                 chunk = try handle.read(upToCount: 16_384) ?? Data()
@@ -224,6 +239,7 @@ public final class OggOpusReader {
                 endOfFile = true
                 continue
             }
+            budget -= chunk.count
             guard let buffer = ogg_sync_buffer(sync, chunk.count) else {
                 throw .io(operation: "ogg_sync_buffer", path: path, message: "out of memory")
             }

@@ -14,6 +14,9 @@ public enum OggOpusReaderError: Error, Equatable, Sendable, CustomStringConverti
     case badPacket(index: Int, reason: OpusPacket.Error)
     /// A granule position gives a time that does not fit 64-bit nanoseconds.
     case granuleOutOfRange(Int64)
+    /// OpusHead and OpusTags were not complete within the first `limit` bytes (garbage, or a
+    /// header no real file has).
+    case headersTooLarge(path: String, limit: Int)
     /// The file system refused an operation on `path`.
     case io(operation: String, path: String, message: String)
 
@@ -26,6 +29,7 @@ public enum OggOpusReaderError: Error, Equatable, Sendable, CustomStringConverti
         case .truncatedHeaders(let path): "\(path) ends inside the Opus headers"
         case .badPacket(let index, let reason): "Opus packet \(index) is invalid: \(reason)"
         case .granuleOutOfRange(let granule): "granule position \(granule) is out of range"
+        case .headersTooLarge(let path, let limit): "\(path) has no complete Opus headers in its first \(limit >> 20) MiB"
         case .io(let operation, let path, let message): "\(operation) \(path) failed: \(message)"
         }
     }

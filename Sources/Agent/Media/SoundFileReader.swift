@@ -1,4 +1,5 @@
 import CSndFile
+import Glibc
 import Synchronization
 
 /// Reads a sound file (WAV, RF64, FLAC, Ogg Vorbis or Ogg Opus; whatever libsndfile knows) as
@@ -7,27 +8,44 @@ import Synchronization
 /// A file libsndfile cannot make sense of (garbage, a header cut short, an empty file) fails to
 /// open with a ``SoundFileError`` carrying libsndfile's message; nothing traps.
 public final class SoundFileReader: @unchecked Sendable {
-    // @unchecked Sendable: the SNDFILE handle `file` is only touched inside `lock.withLock`.
+    // @unchecked Sendable: the SNDFILE handle `file` and `descriptor` are only touched inside
+    // `lock.withLock` (or in init, before the reader is shared).
 
     public let path: String
     public let info: SoundFile.Info
     private let lock = Mutex(())
     private var file: OpaquePointer?
+    /// Ours, not libsndfile's (opened with close_desc false): closed after sf_close.
+    private var descriptor: Int32
 
     public init(path: String) throws(SoundFileError) {
+        // A regular file only: a FIFO or a device would block or never end (MediaFile).
+        let descriptor: Int32
+        do {
+            descriptor = try MediaFile.openForReading(path)
+        } catch {
+            let reason = switch error {
+            case .notRegularFile(_, let kind): "it is \(kind), not a regular file"
+            case .cannotOpen(_, let reason): reason
+            }
+            throw .library(operation: "open", path: path, code: Int32(SF_ERR_SYSTEM), message: reason)
+        }
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+        guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) else {
             let (code, message) = SoundFile.lastError(nil)
+            Glibc.close(descriptor)
             throw .library(operation: "open", path: path, code: code, message: message)
         }
         guard info.channels > 0, info.samplerate > 0 else {
             sf_close(file)
+            Glibc.close(descriptor)
             throw .library(operation: "open", path: path, code: Int32(SF_ERR_MALFORMED_FILE),
                            message: "header has \(info.channels) channels at \(info.samplerate) Hz")
         }
         self.path = path
         self.info = SoundFile.Info(info)
         self.file = file
+        self.descriptor = descriptor
     }
 
     deinit {
@@ -85,6 +103,8 @@ public final class SoundFileReader: @unchecked Sendable {
             if let open = file {
                 sf_close(open)
                 file = nil
+                Glibc.close(descriptor)
+                descriptor = -1
             }
         }
     }

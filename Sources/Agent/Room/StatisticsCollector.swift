@@ -80,7 +80,7 @@ struct StatisticsCollector {
         result.fractionLost = baseline.fractionLost
         result.packets = statistics.packets
         result.lost = statistics.cumulativeLost
-        result.jitter = .nanoseconds(Int64(statistics.jitterSeconds * 1_000_000_000))
+        result.jitter = .seconds(saturating: statistics.jitterSeconds)  // from the peer's RTP timestamps
         result.nacks = statistics.nacks
         result.plis = statistics.plis
         result.firs = statistics.firs

@@ -38,15 +38,3 @@ public struct MediaInstant: Comparable, Hashable, Sendable, CustomStringConverti
 
     public var description: String { "MediaInstant(\(monotonicNanoseconds) ns)" }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds, saturating at the Int64 range instead of trapping.
-    public var totalNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        guard !overflowSum else { return seconds < 0 ? .min : .max }
-        return sum
-    }
-}

@@ -38,8 +38,9 @@ extension EventLoop {
     }
 
     private func makeTimer(_ interval: Duration, repeats: Bool, _ work: @escaping @Sendable () -> Void) -> LoopTimer {
-        let components = interval.components
-        let milliseconds = max(1, min(Int(UInt32.max), Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)))
+        // GLib takes a guint of milliseconds: longer intervals are clamped (about 49.7 days),
+        // and the conversion saturates, so an interval from outside cannot trap.
+        let milliseconds = max(1, min(Int64(UInt32.max), interval.totalMilliseconds))
         let source = g_timeout_source_new(guint(milliseconds))!
         let box = Unmanaged.passRetained(TimerWork(work, repeats: repeats)).toOpaque()
         g_source_set_callback(

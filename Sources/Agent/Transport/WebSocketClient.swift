@@ -63,7 +63,7 @@ public final class WebSocketClient: Sendable {
         else { throw WebSocketError.invalidURL(url) }
         let request = ConnectRequest(
             url: url, protocols: protocols, headers: headers.map { HeaderField(name: $0.name, value: $0.value) },
-            timeoutMilliseconds: UInt32(clamping: timeout.milliseconds))
+            timeoutMilliseconds: UInt32(clamping: timeout.totalMilliseconds))
         let core = self.core
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
@@ -123,13 +123,6 @@ private struct ConnectRequest: Sendable {
     let protocols: [String]
     let headers: [HeaderField]
     let timeoutMilliseconds: UInt32
-}
-
-extension Duration {
-    fileprivate var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds &* 1000 &+ attoseconds / 1_000_000_000_000_000
-    }
 }
 
 /// The loop-confined state of a ``WebSocketClient``.

@@ -36,7 +36,13 @@ public final class IVFReader {
     private var offset: Int
 
     public init(path: String) throws(IVFError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        // A regular file only: a FIFO or a device would block or never end (MediaFile).
+        let handle: FileHandle
+        do {
+            handle = FileHandle(fileDescriptor: try MediaFile.openForReading(path), closeOnDealloc: true)
+        } catch .notRegularFile(_, let kind) {
+            throw .io(operation: "open", path: path, message: "it is \(kind), not a regular file")
+        } catch {
             throw .io(operation: "open", path: path, message: "cannot open for reading")
         }
         self.path = path

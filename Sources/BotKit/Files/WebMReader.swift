@@ -1,4 +1,6 @@
+import Agent
 import CWebMParser
+import Glibc
 
 /// Reads a WebM (or Matroska) file frame by frame with libwebm's incremental parser, through the
 /// CWebMParser shim. The file is streamed: `init` parses only the headers (EBML header, Info,
@@ -25,7 +27,19 @@ public final class WebMReader {
         self.path = path
         var opened: OpaquePointer?
         var message = [CChar](repeating: 0, count: 512)
-        let status = agent_webm_reader_open(path, &opened, &message, message.count)
+        // A regular file only: a FIFO or a device would block or never end (MediaFile). The C
+        // reader takes a path, so it opens our checked descriptor again through /proc.
+        let descriptor: Int32
+        do {
+            descriptor = try MediaFile.openForReading(path)
+        } catch {
+            switch error {
+            case .notRegularFile(_, let kind): throw .cannotOpen(path: path, message: "it is \(kind), not a regular file")
+            case .cannotOpen(_, let reason): throw .cannotOpen(path: path, message: reason)
+            }
+        }
+        defer { Glibc.close(descriptor) }
+        let status = agent_webm_reader_open(MediaFile.reopenPath(descriptor), &opened, &message, message.count)
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard status == AGENT_WEBM_OK, let opened else {
             throw Self.error(status, message: text, path: path)

@@ -13,6 +13,15 @@ extension ParsedArguments {
         return room
     }
 
+    /// `--display`: ``DisplayName``'s rule.
+    func displayName(_ name: String = "display") throws -> String? {
+        guard let display = value(name) else { return nil }
+        guard DisplayName.isValid(display) else {
+            throw UsageError.invalidValue(option: name, value: String(display.prefix(80)), expected: DisplayName.ruleDescription)
+        }
+        return display
+    }
+
     /// `--server`: a ws:// or wss:// URL with a host.
     func serverURL(_ name: String = "server") throws -> URL? {
         guard let text = value(name) else { return nil }

@@ -21,7 +21,7 @@ enum SharedOptions {
     static let token = OptionSpec.value("token", "T", "Janus core token, sent on every request.")
     static let pin = OptionSpec.value("pin", "P", "Room pin, sent in the join.")
     static let create = OptionSpec.flag("create", "Create the room if it does not exist (otherwise a missing room is an error).")
-    static let duration = OptionSpec.value("duration", "SEC", "Stop cleanly after SEC seconds.")
+    static let duration = OptionSpec.value("duration", "SEC", "Stop cleanly after SEC seconds (at most 604800, 7 days).")
     static let iceAllow = OptionSpec.value(
         "ice-allow", "LIST",
         "Interface names or IPv4 addresses to gather ICE candidates on, comma-separated. Default: every interface that is up except loopback.",

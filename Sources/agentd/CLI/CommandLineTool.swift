@@ -79,7 +79,7 @@ struct CommandLineTool: Sendable {
             standardError(failure.line)
             return failure.code
         } catch {
-            standardError(CommandFailure(.failure, "\(error)").line)
+            standardError(CommandFailure(.failure, ErrorText.describe(error)).line)
             return .failure
         }
     }

@@ -13,7 +13,7 @@ enum ExitCode: Int32, Sendable {
 
 /// An error that ends the command with a contract exit code and one line on stderr:
 /// `agentd: error: <what> (<hint>)`.
-struct CommandFailure: Error, Equatable, Sendable {
+struct CommandFailure: Error, Equatable, Sendable, CustomStringConvertible {
     let code: ExitCode
     let what: String
     let hint: String?
@@ -24,8 +24,10 @@ struct CommandFailure: Error, Equatable, Sendable {
         self.hint = hint
     }
 
-    var line: String {
-        if let hint { return "agentd: error: \(what) (\(hint))" }
-        return "agentd: error: \(what)"
+    var line: String { "agentd: error: \(description)" }
+
+    /// `<what> (<hint>)`: the line without its prefix, as a job's error or an API message shows it.
+    var description: String {
+        hint.map { "\(what) (\($0))" } ?? what
     }
 }

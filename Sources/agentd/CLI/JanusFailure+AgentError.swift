@@ -3,6 +3,7 @@ import Agent
 /// The room API's errors, read the same way as the Janus errors they come from.
 extension JanusFailure {
     static func failure(for error: AgentError, server: String, room: String) -> CommandFailure {
+        let server = JanusURL.redacted(server)
         switch error {
         case .unreachable(_, let reason):
             return CommandFailure(.connectionFailed, "cannot reach Janus at \(server): \(reason)", hint: "is the server up? try scripts/lab status")
@@ -28,7 +29,9 @@ extension JanusFailure {
             return CommandFailure(.failure, "Janus error \(code): \(reason)")
         case .protocolViolation(let what):
             return CommandFailure(.failure, "unexpected answer from Janus: \(what)")
-        case .alreadyJoined, .notHost, .channelClosed, .nothingToPublish, .dataChannelUnavailable:
+        case .alreadyJoined:
+            return CommandFailure(.failure, "already in room '\(room)' on \(server)")
+        case .notHost, .channelClosed, .nothingToPublish, .dataChannelUnavailable:
             return CommandFailure(.failure, error.description)
         }
     }

@@ -4,11 +4,13 @@ import Agent
 /// refused (3) for auth, token, pin and missing rooms; connection failed (4) for the rest of
 /// what the network can do to us.
 enum JanusFailure {
+    /// - Parameter server: the URL as given; the line shows it with its credentials masked.
     static func failure(for error: Error, server: String, room: String) -> CommandFailure {
+        let server = JanusURL.redacted(server)
         if let agent = error as? AgentError { return failure(for: agent, server: server, room: room) }
         guard let janus = error as? JanusError else {
             if let failure = error as? CommandFailure { return failure }
-            return CommandFailure(.failure, "\(error)")
+            return CommandFailure(.failure, ErrorText.describe(error))
         }
         switch janus {
         case .connectFailed(let reason):

@@ -15,12 +15,15 @@ struct ParsedArguments: Sendable, Equatable {
         return value
     }
 
-    /// `--duration SEC` and friends: a positive number of seconds.
-    func seconds(_ name: String) throws -> Double? {
+    /// `--duration SEC` and friends: a positive number of seconds, at most `maximum` (timers
+    /// and dates downstream hold only so much; `rule` says the limit in the error). The default
+    /// limit is the one every job duration has, ``JobDuration/maximumSeconds``.
+    func seconds(_ name: String, atMost maximum: Double = JobDuration.maximumSeconds, rule: String = JobDuration.rule) throws -> Double? {
         guard let text = values[name] else { return nil }
         guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
             throw UsageError.invalidValue(option: name, value: text, expected: "a positive number of seconds")
         }
+        guard seconds <= maximum else { throw UsageError.invalidValue(option: name, value: text, expected: rule) }
         return seconds
     }
 

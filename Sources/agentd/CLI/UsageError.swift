@@ -1,5 +1,5 @@
 /// A command line that does not fit the command's spec. Always exit code 2.
-enum UsageError: Error, Equatable, Sendable {
+enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownCommand(String)
     case unknownOption(String)
     case missingValue(option: String)
@@ -8,6 +8,8 @@ enum UsageError: Error, Equatable, Sendable {
     case unexpectedArgument(String)
     case missingPositional(String)
     case repeatedOption(String)
+
+    var description: String { message }
 
     var message: String {
         switch self {

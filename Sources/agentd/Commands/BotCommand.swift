@@ -30,7 +30,7 @@ enum BotCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let overrides = RecipeOverrides(
             server: try arguments.serverURL()?.absoluteString, room: try arguments.roomName(), token: arguments.value("token"),
-            pin: arguments.value("pin"), create: arguments.has("create") ? true : nil, display: try display(arguments),
+            pin: arguments.value("pin"), create: arguments.has("create") ? true : nil, display: try arguments.displayName(),
             duration: try arguments.seconds("duration"))
         let recipe = try load(arguments.positionals[0], recipes: arguments.value("recipes"))
         let addresses = try SharedOptions.iceAddresses(arguments.value("ice-allow"))
@@ -52,13 +52,5 @@ enum BotCommand: Command {
         } catch {
             throw CommandFailure(.usage, error.description, hint: "see recipes/README.md")
         }
-    }
-
-    private static func display(_ arguments: ParsedArguments) throws -> String? {
-        guard let display = arguments.value("display") else { return nil }
-        guard !display.isEmpty, display.count <= 64 else {
-            throw UsageError.invalidValue(option: "display", value: display, expected: "a display name of 1-64 characters")
-        }
-        return display
     }
 }

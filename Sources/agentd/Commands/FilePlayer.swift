@@ -24,15 +24,16 @@ struct FilePlayer {
     }
 
     let configuration: BotConfiguration
+    /// The command's SIGINT/SIGTERM watch (installed before the files were opened).
+    let stopSignal: StopSignal
     /// Where the reconnect notes go (stderr).
     var say: @Sendable (String) -> Void = { _ in }
 
     func play(_ playlist: sending FramePlaylist, duration: Double?) async throws -> Summary {
         let bot = Bot(configuration: configuration)
-        let stopSignal = StopSignal()
-        defer { stopSignal.cancel() }
+        let stopSignal = self.stopSignal
         do {
-            try await bot.start(BotMedia(playlist: playlist, playbackLimit: duration.map { .seconds($0) }, dataChannel: false))
+            try await bot.start(BotMedia(playlist: playlist, playbackLimit: duration.map { .seconds(saturating: $0) }, dataChannel: false))
         } catch let error as BotError {
             throw Self.failure(error, room: configuration.room)
         }

@@ -28,19 +28,30 @@ enum PlayCommand: Command {
             throw UsageError.missingRequired(option: "server")
         }
         let duration = try arguments.seconds("duration")
-        let display = try arguments.required("display")
+        guard let display = try arguments.displayName() else { throw UsageError.missingRequired(option: "display") }
         let audioPath = arguments.value("audio")
         let videoPath = arguments.value("video")
         guard audioPath != nil || videoPath != nil else { throw UsageError.missingRequired(option: "audio or --video") }
-        // Every file is opened before anything joins: a bad file exits 2 with the reason.
-        let sources = try PlayFiles.open(audio: audioPath, video: videoPath)
         let addresses = try SharedOptions.iceAddresses(arguments.value("ice-allow"))
+        let stopSignal = StopSignal()
+        defer { stopSignal.cancel() }
+        // Every file is opened before anything joins: a bad file exits 2 with the reason. The
+        // opening runs off the cooperative pool, and a signal meanwhile ends the command.
+        let sources: [EncodedFrameSource]
+        do {
+            sources = try await FileOpening.run(stoppingOn: { _ = await stopSignal.wait() }) {
+                try PlayFiles.open(audio: audioPath, video: videoPath)
+            }
+        } catch is CancellationError {
+            context.standardError("agentd: stopped by signal while opening the files; nothing was played")
+            return .ok
+        }
 
         let server = url.absoluteString
         let configuration = BotConfiguration(
             server: server, room: room, display: display, token: arguments.value("token"), pin: arguments.value("pin"),
             create: arguments.has("create"), iceAddresses: addresses, listens: false)
-        var player = FilePlayer(configuration: configuration)
+        var player = FilePlayer(configuration: configuration, stopSignal: stopSignal)
         player.say = context.standardError
         do {
             let summary = try await player.play(FramePlaylist(sources: sources, loop: arguments.has("loop")), duration: duration)

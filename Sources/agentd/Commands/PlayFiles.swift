@@ -9,6 +9,9 @@ import Foundation
 ///   given as --video, its audio plays too unless --audio names another file;
 /// - `.wav`, `.flac`, `.ogg`/`.oga` (Vorbis): decoded by libsndfile, resampled to 48 kHz and
 ///   encoded to Opus.
+///
+/// Only regular files are played (``checkRegular(_:)``). These calls block while they read the
+/// headers: async callers run them through ``FileOpening``.
 enum PlayFiles {
     static func open(audio: String?, video: String?) throws -> [EncodedFrameSource] {
         if let video, isWebM(video) {
@@ -30,7 +33,24 @@ enum PlayFiles {
         ["webm", "mkv"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
     }
 
+    /// Every file is checked first: a FIFO, a device (`/dev/zero`), a directory or a socket
+    /// would block the open or never end, and is a usage error naming what it is.
+    static func checkRegular(_ path: String) throws(CommandFailure) {
+        do {
+            try MediaFile.checkRegular(path)
+        } catch {
+            switch error {
+            case .notRegularFile(_, let kind):
+                throw CommandFailure(.usage, "cannot play \(path): it is \(kind), not a regular file",
+                                     hint: "players read regular files only: a FIFO or a device would block or never end")
+            case .cannotOpen(_, let reason):
+                throw CommandFailure(.usage, "cannot read \(path): \(reason)", hint: "check the path")
+            }
+        }
+    }
+
     static func openAudio(_ path: String) throws -> EncodedFrameSource {
+        try checkRegular(path)
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         do {
             switch ext {
@@ -52,6 +72,7 @@ enum PlayFiles {
     }
 
     static func openVideo(_ path: String) throws -> EncodedFrameSource {
+        try checkRegular(path)
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         guard ext == "ivf" else {
             throw CommandFailure(.usage, "cannot play \(path): .\(ext) video is not supported", hint: "use a VP8 IVF or a WebM file")
@@ -65,6 +86,7 @@ enum PlayFiles {
 
     /// A WebM's tracks of `kinds` (recipes open a WebM video-only beside a live audio track).
     static func openWebM(_ path: String, kinds: Set<TrackKind>) throws -> WebMSource {
+        try checkRegular(path)
         do {
             return try WebMSource(path: path, kinds: kinds)
         } catch {

@@ -10,7 +10,9 @@ enum RecordCommand: Command {
         options: [
             SharedOptions.server, SharedOptions.room, SharedOptions.token, SharedOptions.pin,
             .value("display", "NAME", "Display name used inside Janus (never shown as a publisher). Default: agentd-recorder."),
-            .value("out", "DIR", "Recording directory. Default: ./recordings/<room>-<UTC yyyyMMdd'T'HHmmss'Z'>/."),
+            .value("out", "DIR", "Recording directory. Default: ./recordings/<room>-<UTC yyyyMMdd'T'HHmmss'Z'>/. "
+                + "One that already holds a recording (manifest.json, media files, data.jsonl) is refused (exit 5)."),
+            .flag("overwrite", "Record into an --out that holds a recording: its files of the same names are replaced."),
             SharedOptions.duration,
             .value("formats", "LIST", "Any of webm,wav,ogg,mix,data. Default: webm,wav,data."),
             SharedOptions.create,

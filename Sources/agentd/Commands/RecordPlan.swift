@@ -23,12 +23,16 @@ struct RecordPlan: Sendable {
             formats = .default
         }
         let startedAt = Date()
+        let out = arguments.value("out")
+        if let out, out.isEmpty {
+            throw UsageError.invalidValue(option: "out", value: out, expected: "a directory (it is empty)")
+        }
         recording = RecordingRequest(
-            server: url.absoluteString, room: room, display: arguments.value("display") ?? RecordingRequest.defaultDisplay,
+            server: url.absoluteString, room: room, display: try arguments.displayName() ?? RecordingRequest.defaultDisplay,
             token: arguments.value("token"), pin: arguments.value("pin"), create: arguments.has("create"),
             duration: duration, formats: formats,
-            directory: arguments.value("out").map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt),
-            startedAt: startedAt)
+            directory: out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt),
+            existing: arguments.has("overwrite") ? .overwrite : .refuseRecording, startedAt: startedAt)
         json = arguments.has("json")
         iceAllow = arguments.value("ice-allow")
     }

@@ -15,7 +15,7 @@ struct RecordSummary {
                 ["name": participant.name, "display": participant.display, "files": participant.files.map(\.path)]
             }
             let object: [String: Any] = [
-                "out": request.directory.path, "room": request.room, "server": request.server, "stopped_by": outcome.reason.summaryName, "gaps": manifest.gaps.count,
+                "out": request.directory.path, "room": request.room, "server": request.displayServer, "stopped_by": outcome.reason.summaryName, "gaps": manifest.gaps.count,
                 "duration_ms": Int(Date().timeIntervalSince(request.startedAt) * 1000), "bytes": progress.bytesWritten,
                 "participants": participants, "events_dropped": progress.eventsDropped,
             ]

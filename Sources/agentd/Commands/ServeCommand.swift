@@ -15,7 +15,8 @@ enum ServeCommand: Command {
             "The API token comes from AGENTD_API_TOKEN or the config's api_token (the environment wins); without one "
                 + "the daemon refuses to start. Every /v1 path needs 'Authorization: Bearer <token>'; /healthz and /metrics do not.",
             "Config keys: output_root (default ./recordings), max_jobs (default 4), server, ice_allow, api_token, log_format, "
-                + "listen. Unknown keys are an error. --listen, --log-format and --ice-allow win over the config.",
+                + "listen, media_root. Unknown keys are an error. --listen, --log-format and --ice-allow win over the config.",
+            "API bots play files only from under media_root (real paths: no .. or symlink leads out); without it they play none (400).",
             "SIGINT and SIGTERM: take no new jobs (503), stop every job, finalize every recording, exit 0.",
             "POST /v1/bots runs a recipe given inline or by name; names are looked up in $AGENTD_RECIPES, else ./recipes.",
             SharedOptions.exitCodeNote,
@@ -47,11 +48,22 @@ enum ServeCommand: Command {
             }
             format = parsed
         }
+        var mediaRoot: String?
+        if let root = config.mediaRoot {
+            var isDirectory: ObjCBool = false
+            guard let real = RecipeMediaRoot.realPath(root), FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory),
+                  isDirectory.boolValue
+            else {
+                throw CommandFailure(.usage, "--config: media_root \(root) is not a directory", hint: "see contrib/config.example.json")
+            }
+            mediaRoot = real
+        }
         let settings = ServeSettings(
             outputRoot: config.outputRoot, maxJobs: config.maxJobs, defaultServer: config.server,
-            iceAddresses: try SharedOptions.iceAddresses(arguments.value("ice-allow") ?? config.iceAllow))
+            iceAddresses: try SharedOptions.iceAddresses(arguments.value("ice-allow") ?? config.iceAllow), mediaRoot: mediaRoot)
 
         let log = ServeLog(format: format, write: context.standardError)
+        log.redact(config.server.flatMap(JanusURL.credentials))
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
         let recipes = RecipeLibrary(directory: URL(fileURLWithPath: context.environment["AGENTD_RECIPES"].flatMap { $0.isEmpty ? nil : $0 } ?? "recipes"))
@@ -63,7 +75,7 @@ enum ServeCommand: Command {
             port = try daemon.start(address)
         } catch {
             await daemon.shutdown()
-            throw CommandFailure(.failure, "\(error)", hint: "choose another --listen")
+            throw CommandFailure(.failure, ErrorText.describe(error), hint: "choose another --listen")
         }
         log.info("listening on \(address.url(port: port))", ["output_root": settings.outputRoot, "max_jobs": String(settings.maxJobs)])
         let signal = await stopSignal.wait()

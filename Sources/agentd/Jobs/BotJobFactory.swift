@@ -11,12 +11,17 @@ struct BotJobRequest: Sendable {
     let iceAddresses: [String]
     /// The config's output root, for recipes that write files.
     let outputRoot: String
+    /// The config's media root (a real path): the only place the recipe's files may come from;
+    /// nil refuses file media.
+    var mediaRoot: String? = nil
 }
 
 /// Why a bot could not be made: a bad recipe (400) or no recipe runner in this build (501).
-struct BotJobRejection: Error, Equatable {
+struct BotJobRejection: Error, Equatable, CustomStringConvertible {
     let status: Int
     let message: String
+
+    var description: String { message }
 
     static func badRequest(_ message: String) -> BotJobRejection {
         BotJobRejection(status: 400, message: message)

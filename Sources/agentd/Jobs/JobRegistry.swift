@@ -6,11 +6,18 @@ import Foundation
 /// waits until every file is final.
 actor JobRegistry {
     /// Why a new job was refused.
-    enum Rejection: Error, Equatable {
+    enum Rejection: Error, Equatable, CustomStringConvertible {
         /// As many jobs run as the config allows (429).
         case full(limit: Int)
         /// The daemon is shutting down (503).
         case shuttingDown
+
+        var description: String {
+            switch self {
+            case .full(let limit): "\(limit) job(s) are running, as many as max_jobs allows; stop one or try later"
+            case .shuttingDown: "the daemon is shutting down and takes no new jobs"
+            }
+        }
     }
 
     let limit: Int
@@ -66,8 +73,8 @@ actor JobRegistry {
             log.info("job done", ["id": id, "stopped_by": result["stopped_by"]?.stringValue ?? "-"])
         case .failure(let error):
             record.lifecycle = .failed
-            record.error = "\(error)"
-            log.warn("job failed", ["id": id, "error": "\(error)"])
+            record.error = ErrorText.describe(error)
+            log.warn("job failed", ["id": id, "error": ErrorText.describe(error)])
         }
         jobs[id] = record
         metrics.noteEnded(record.work.progress)

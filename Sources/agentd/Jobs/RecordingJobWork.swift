@@ -32,7 +32,7 @@ struct RecordingJobWork: JobWork {
     var details: [String: JSONValue] {
         let request = job.request
         var details: [String: JSONValue] = [
-            "out": .string(request.directory.path), "room": .string(request.room), "server": .string(request.server),
+            "out": .string(request.directory.path), "room": .string(request.room), "server": .string(request.displayServer),
             "display": .string(request.display), "formats": .array(request.formats.names.map { .string($0) }),
             "create": .bool(request.create),
         ]

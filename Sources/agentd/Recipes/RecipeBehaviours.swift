@@ -51,7 +51,7 @@ final class RecipeBehaviours: Sendable {
                     while !Task.isCancelled, times.map({ fired < $0 }) ?? true {
                         await self.perform(behaviour, name: botName, greeting: false)
                         fired += 1
-                        let next = start + .nanoseconds(Int64(seconds * 1e9 * Double(fired)))
+                        let next = start + .seconds(saturating: seconds * Double(fired))
                         do { try await Task.sleep(until: next, clock: .continuous) } catch { return }
                     }
                 }

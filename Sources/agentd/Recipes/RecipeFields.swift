@@ -1,8 +1,15 @@
 import Agent
 
 /// One JSON object of a recipe, read strictly: every key must be one the caller allows, and each
-/// value is checked for type and range. Errors name the JSON path (`$.tracks.audio.frequency`).
+/// value is checked for type, range and size. Errors name the JSON path (`$.tracks.audio.frequency`).
+///
+/// Every string and list has a bound, so a recipe cannot make us hold what it declares: a
+/// string is at most ``maximumStringBytes`` unless the caller allows another bound, and every
+/// list is read with its own `maxCount`.
 struct RecipeFields {
+    /// Longer than any name, path, token or sentence a recipe needs.
+    static let maximumStringBytes = 4096
+
     let path: String
     let object: [String: JSONValue]
 
@@ -19,12 +26,23 @@ struct RecipeFields {
     func has(_ key: String) -> Bool { object[key] != nil }
     func child(_ key: String) -> String { "\(path).\(key)" }
 
-    func string(_ key: String, matching rule: ((String) -> Bool)? = nil, expected: String = "a non-empty string") throws(RecipeError) -> String? {
+    func string(_ key: String, matching rule: ((String) -> Bool)? = nil, expected: String = "a non-empty string",
+                maxBytes: Int = maximumStringBytes) throws(RecipeError) -> String? {
         guard let value = object[key] else { return nil }
-        guard case .string(let text) = value, !text.isEmpty, rule?(text) ?? true else {
+        guard case .string(let text) = value else {
+            throw .invalid(path: child(key), message: "expected \(expected), got \(Self.show(value))")
+        }
+        try Self.checkSize(text, at: child(key), maxBytes: maxBytes)
+        guard !text.isEmpty, rule?(text) ?? true else {
             throw .invalid(path: child(key), message: "expected \(expected), got \(Self.show(value))")
         }
         return text
+    }
+
+    /// A string of at most `maxBytes` bytes of UTF-8.
+    static func checkSize(_ text: String, at path: String, maxBytes: Int = maximumStringBytes) throws(RecipeError) {
+        let bytes = text.utf8.count
+        guard bytes <= maxBytes else { throw .invalid(path: path, message: "expected at most \(maxBytes) bytes, got \(bytes)") }
     }
 
     func requiredString(_ key: String, matching rule: ((String) -> Bool)? = nil, expected: String = "a non-empty string") throws(RecipeError) -> String {
@@ -67,21 +85,25 @@ struct RecipeFields {
         return int
     }
 
-    func array(_ key: String) throws(RecipeError) -> [JSONValue]? {
+    func array(_ key: String, maxCount: Int) throws(RecipeError) -> [JSONValue]? {
         guard let value = object[key] else { return nil }
         guard case .array(let items) = value else { throw .invalid(path: child(key), message: "expected an array, got \(Self.show(value))") }
+        guard items.count <= maxCount else {
+            throw .invalid(path: child(key), message: "expected at most \(maxCount) entries, got \(items.count)")
+        }
         return items
     }
 
-    /// A non-empty list of non-empty strings.
-    func strings(_ key: String) throws(RecipeError) -> [String]? {
-        guard let items = try array(key) else { return nil }
+    /// A non-empty list of at most `maxCount` non-empty strings (each within the string bound).
+    func strings(_ key: String, maxCount: Int) throws(RecipeError) -> [String]? {
+        guard let items = try array(key, maxCount: maxCount) else { return nil }
         guard !items.isEmpty else { throw .invalid(path: child(key), message: "expected at least one entry") }
         var result: [String] = []
         for (index, item) in items.enumerated() {
             guard case .string(let text) = item, !text.isEmpty else {
                 throw .invalid(path: "\(child(key))[\(index)]", message: "expected a non-empty string, got \(Self.show(item))")
             }
+            try Self.checkSize(text, at: "\(child(key))[\(index)]")
             result.append(text)
         }
         return result

@@ -47,7 +47,7 @@ struct RecipeJobWork: JobWork {
             "participants": .integer(Int64(recipe.participants)),
         ]
         if let room = recipe.room { details["room"] = .string(room) }
-        if let server = recipe.server { details["server"] = .string(server) }
+        if let server = recipe.server { details["server"] = .string(JanusURL.redacted(server)) }
         if let duration = recipe.duration { details["duration"] = .double(duration) }
         return details
     }
@@ -67,8 +67,12 @@ enum RecipeBotJobs {
             do throws(RecipeError) {
                 switch request.recipe {
                 case .string(let name): recipe = try recipes.recipe(named: name)
-                default: recipe = try RecipeLibrary.inline(request.recipe, baseDirectory: recipes.directory)
+                default:
+                    // An inline recipe's relative paths are relative to the media root.
+                    let base = request.mediaRoot.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? recipes.directory
+                    recipe = try RecipeLibrary.inline(request.recipe, baseDirectory: base)
                 }
+                recipe = try RecipeMediaRoot.confine(recipe, to: request.mediaRoot)
             } catch {
                 throw .badRequest("recipe: \(error.description)")
             }
@@ -78,8 +82,10 @@ enum RecipeBotJobs {
             if recipe.role == .audience {
                 do {
                     _ = try RecipeRecording.request(for: recipe, server: recipe.server ?? "", room: recipe.room ?? "", outputRoot: request.outputRoot)
+                } catch let failure as CommandFailure {
+                    throw .badRequest(failure.what)
                 } catch {
-                    throw .badRequest("\(error)")
+                    throw .badRequest("$.record.formats: \(ErrorText.describe(error))")
                 }
             }
             var jobEnvironment = environment

@@ -15,9 +15,9 @@ struct RecipeLibrary: Sendable {
         let url = URL(fileURLWithPath: path)
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try BoundedFile.read(path, limit: RecipeParser.maximumRecipeBytes)
         } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+            throw .unreadable(path: path, reason: error.description)
         }
         return try RecipeParser.parse(data, baseDirectory: url.deletingLastPathComponent())
     }

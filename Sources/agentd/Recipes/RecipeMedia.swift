@@ -3,8 +3,8 @@ import BotKit
 import Foundation
 
 /// What one participant of a host recipe publishes, built fresh for each participant (file
-/// sources and tracks hold state). Files are opened in ``botMedia(_:)``, so a missing or
-/// unsupported file is a usage error (exit 2) before anything joins.
+/// sources and tracks hold state). Files are opened in ``botMedia(_:)``, so a missing,
+/// unsupported or irregular (FIFO, device) file is a usage error (exit 2) before anything joins.
 struct RecipeMedia: Sendable {
     var audioTrack: AudioTrack?
     var videoTrack: VideoTrack?
@@ -26,10 +26,12 @@ struct RecipeMedia: Sendable {
         }
     }
 
-    /// What the bot publishes: the live tracks and the files.
-    func botMedia(_ recipe: Recipe) throws -> BotMedia {
-        BotMedia(audioTrack: audioTrack, videoTrack: videoTrack, playlist: try Self.playlist(recipe),
-                 dataChannel: recipe.behaviours.contains { $0.send != nil })
+    /// What the bot publishes: the live tracks and the files. The files are opened off the
+    /// cooperative pool (``FileOpening``); cancelling the task ends the wait with CancellationError.
+    func botMedia(_ recipe: Recipe) async throws -> BotMedia {
+        let playlist = try await FileOpening.run { try Self.playlist(recipe) }
+        return BotMedia(audioTrack: audioTrack, videoTrack: videoTrack, playlist: playlist,
+                        dataChannel: recipe.behaviours.contains { $0.send != nil })
     }
 
     /// The recipe's files as one playlist: audio and video lists pair entry by entry; a WebM in

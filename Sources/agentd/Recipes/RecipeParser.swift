@@ -1,5 +1,6 @@
 import Agent
 import Foundation
+import Recorder
 
 /// Reads a recipe's JSON strictly: unknown keys, wrong types and out-of-range values are
 /// ``RecipeError/invalid(path:message:)`` naming the JSON path, and rules that span fields (an
@@ -15,14 +16,23 @@ enum RecipeParser {
     static let triggers = ["start", "user_joined", "user_left"]
     /// Load tests beyond this belong on more than one machine.
     static let participantRange = 1...50
+    /// A recipe file (or API body) is at most this big; the lists inside have bounds of their own.
+    static let maximumRecipeBytes = 1 << 20
+    static let maximumBehaviours = 100
+    static let maximumPlaylist = 1000
+    /// A `send` message: what one data-channel message reasonably carries.
+    static let maximumMessageBytes = 65_536
 
     /// Parses recipe JSON; relative file paths in it resolve against `baseDirectory`.
     static func parse(_ data: Data, baseDirectory: URL) throws(RecipeError) -> Recipe {
+        guard data.count <= maximumRecipeBytes else {
+            throw .invalid(path: "$", message: "the recipe is \(data.count) bytes; at most \(maximumRecipeBytes) are read")
+        }
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw .malformedJSON(Self.reason(error))
+            throw .malformedJSON(ErrorText.jsonReason(error))
         }
         return try parse(value, baseDirectory: baseDirectory)
     }
@@ -32,11 +42,11 @@ enum RecipeParser {
         let name = try fields.requiredString("name", matching: ChannelName.isValid, expected: "a name of \(ChannelName.ruleDescription)")
         var recipe = Recipe(
             name: name, description: try fields.string("description"), role: try fields.choice("role", Recipe.Role.self) ?? .host,
-            display: try fields.string("display", matching: { $0.count <= 64 }, expected: "a display name of 1-64 characters") ?? name,
+            display: try fields.string("display", matching: DisplayName.isValid, expected: DisplayName.ruleDescription) ?? name,
             server: try fields.string("server", matching: isServerURL, expected: "a ws:// or wss:// URL"),
             room: try fields.string("room", matching: ChannelName.isValid, expected: "a room name of \(ChannelName.ruleDescription)"),
             token: try fields.string("token"), pin: try fields.string("pin"), create: try fields.bool("create") ?? false,
-            duration: try fields.number("duration", in: 0...86_400 * 7, exclusiveLower: true),
+            duration: try fields.number("duration", in: 0...JobDuration.maximumSeconds, exclusiveLower: true),
             participants: try fields.integer("participants", in: participantRange) ?? 1,
             audio: nil, video: nil, behaviours: [], record: nil, baseDirectory: baseDirectory)
         if let tracks = fields.object["tracks"] {
@@ -44,7 +54,7 @@ enum RecipeParser {
             recipe.audio = try trackFields.object["audio"].map { value throws(RecipeError) in try audioSource(value, at: "$.tracks.audio") }
             recipe.video = try trackFields.object["video"].map { value throws(RecipeError) in try videoSource(value, at: "$.tracks.video") }
         }
-        for (index, item) in (try fields.array("behaviours") ?? []).enumerated() {
+        for (index, item) in (try fields.array("behaviours", maxCount: maximumBehaviours) ?? []).enumerated() {
             recipe.behaviours.append(try behaviour(item, at: "$.behaviours[\(index)]"))
         }
         recipe.record = try fields.object["record"].map { value throws(RecipeError) in try record(value, at: "$.record") }
@@ -101,7 +111,7 @@ enum RecipeParser {
 
     private static func fileList(_ value: JSONValue, at path: String) throws(RecipeError) -> Recipe.FileList {
         let fields = try RecipeFields(value, at: path, allowed: ["source", "playlist", "loop"])
-        guard let playlist = try fields.strings("playlist") else { throw .invalid(path: fields.child("playlist"), message: "required (a list of files)") }
+        guard let playlist = try fields.strings("playlist", maxCount: maximumPlaylist) else { throw .invalid(path: fields.child("playlist"), message: "required (a list of files)") }
         return Recipe.FileList(playlist: playlist, loop: try fields.bool("loop") ?? false)
     }
 
@@ -123,8 +133,12 @@ enum RecipeParser {
         var send: Recipe.MessageTemplate?
         switch fields.object["send"] {
         case nil: send = nil
-        case .string(let text)? where !text.isEmpty: send = .text(text)
-        case .object(let object)?: send = .json(.object(object))
+        case .string(let text)? where !text.isEmpty:
+            try RecipeFields.checkSize(text, at: fields.child("send"), maxBytes: maximumMessageBytes)
+            send = .text(text)
+        case .object(let object)?:
+            try RecipeFields.checkSize(JSONValue.object(object).serialized(), at: fields.child("send"), maxBytes: maximumMessageBytes)
+            send = .json(.object(object))
         case let other?:
             throw .invalid(path: fields.child("send"), message: "expected a text or a JSON object, got \(RecipeFields.show(other))")
         }
@@ -136,7 +150,7 @@ enum RecipeParser {
     private static func record(_ value: JSONValue, at path: String) throws(RecipeError) -> Recipe.RecordSettings {
         let fields = try RecipeFields(value, at: path, allowed: ["formats", "out"])
         let known = ["webm", "wav", "ogg", "mix", "data"]
-        let formats = try fields.strings("formats") ?? ["webm", "wav", "data"]
+        let formats = try fields.strings("formats", maxCount: RecordingFormats.Format.allCases.count) ?? ["webm", "wav", "data"]
         if let index = formats.firstIndex(where: { !known.contains($0) }) {
             throw .invalid(path: "\(fields.child("formats"))[\(index)]", message: "expected one of \(known.joined(separator: ", ")), got \"\(formats[index])\"")
         }
@@ -177,12 +191,5 @@ enum RecipeParser {
 
     private static func isVoiceName(_ text: String) -> Bool {
         text.count <= 40 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_+".contains($0)) }
-    }
-
-    private static func reason(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            return (context.underlyingError.map { "\($0)" } ?? context.debugDescription)
-        }
-        return "\(error)"
     }
 }

@@ -40,7 +40,7 @@ final class RecipeParticipant: Sendable {
                 throw CommandFailure(.failure, "the speech source needs espeak-ng: \(error)", hint: "apt-get install espeak-ng")
             }
         }
-        let media = try tracks.botMedia(recipe)
+        let media = try await tracks.botMedia(recipe)
         let configuration = BotConfiguration(
             server: server, room: room, display: display, token: recipe.token, pin: recipe.pin, create: recipe.create,
             iceAddresses: iceAddresses, listens: recipe.listens)

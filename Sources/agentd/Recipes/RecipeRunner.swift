@@ -72,23 +72,37 @@ actor RecipeRunner {
                 if done { stopContinuation.yield(.ended(end)) }
             }
         }
+        // A stop (a signal, a DELETE, the daemon's shutdown) counts from the start: while the
+        // participants start (files opening, joins) it cancels the start, and the run ends with
+        // what had started, instead of waiting for a file or a join that may never come back.
+        let stopRequested = Shared(false)
+        let startup = Task { try await self.startParticipants(server: server, room: room, onEnd: onEnd) }
+        let stopWatch = Task {
+            await stop()
+            guard !Task.isCancelled else { return }
+            stopRequested.withLock { $0 = true }
+            startup.cancel()
+            stopContinuation.yield(.requested)
+        }
         do {
-            for index in 1...count {
-                let display = count == 1 ? recipe.display : "\(recipe.display)-\(index)"
-                participants.append(try await RecipeParticipant.start(
-                    recipe: recipe, display: display, server: server, room: room, iceAddresses: iceAddresses,
-                    environment: environment, onEnd: onEnd))
-            }
+            try await startup.value
         } catch {
             await leave()
+            if stopRequested.withLock({ $0 }) {
+                stopWatch.cancel()
+                outcome.stoppedBy = environment.stopName
+                await refresh()
+                return outcome
+            }
+            stopWatch.cancel()
             throw RecipeParticipant.failure(error, server: server, room: room)
         }
         startedAt = .now
         let waiters = [
-            Task { await stop(); stopContinuation.yield(.requested) },
+            stopWatch,
             Task { [duration = recipe.duration] in
                 guard let duration else { return }
-                do { try await Task.sleep(for: .nanoseconds(Int64(duration * 1e9))) } catch { return }
+                do { try await Task.sleep(for: .seconds(saturating: duration)) } catch { return }
                 stopContinuation.yield(.duration)
             },
         ]
@@ -113,6 +127,19 @@ actor RecipeRunner {
             throw CommandFailure(.connectionFailed, "recipe \(recipe.name) lost its connection to \(room): \(why)")
         }
         return outcome
+    }
+
+    /// Starts every participant in turn; stops between them once cancelled.
+    private func startParticipants(server: String, room: String,
+                                   onEnd: @escaping @Sendable (RecipeParticipant.End) -> Void) async throws {
+        let count = recipe.participants
+        for index in 1...count {
+            try Task.checkCancellation()
+            let display = count == 1 ? recipe.display : "\(recipe.display)-\(index)"
+            participants.append(try await RecipeParticipant.start(
+                recipe: recipe, display: display, server: server, room: room, iceAddresses: iceAddresses,
+                environment: environment, onEnd: onEnd))
+        }
     }
 
     /// What the run has done so far (or did, once it ended).

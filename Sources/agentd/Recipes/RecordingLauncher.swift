@@ -44,6 +44,7 @@ enum RecipeRecording {
         let settings = recipe.record ?? Recipe.RecordSettings(formats: RecordingFormats.default.names, out: nil)
         let formats = try RecordingFormats(parsing: settings.formats.joined(separator: ","))
         let directory: RecordingDirectory
+        let existing: RecordingDirectory.Existing = outputRoot == nil ? .refuseRecording : .refuse
         if let outputRoot {
             do {
                 directory = try RecordingJobBody.directory(settings.out, room: room, root: outputRoot, startedAt: startedAt)
@@ -55,6 +56,6 @@ enum RecipeRecording {
         }
         return RecordingRequest(
             server: server, room: room, display: recipe.display, token: recipe.token, pin: recipe.pin, create: recipe.create,
-            duration: recipe.duration, formats: formats, directory: directory, startedAt: startedAt)
+            duration: recipe.duration, formats: formats, directory: directory, existing: existing, startedAt: startedAt)
     }
 }

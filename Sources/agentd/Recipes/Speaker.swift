@@ -35,9 +35,9 @@ final class Speaker: Sendable {
                 } catch {
                     state.withLock { counters in
                         counters.failed += 1
-                        counters.lastError = "\(error)"
+                        counters.lastError = ErrorText.describe(error)
                     }
-                    log("agentd: could not say \"\(text.prefix(40))\": \(error)")
+                    log("agentd: could not say \"\(text.prefix(40))\": \(ErrorText.describe(error))")
                 }
             }
         }

@@ -61,7 +61,7 @@ struct SpeechSynthesizer: Sendable {
                 try process.run()
             } catch {
                 process.terminationHandler = nil
-                continuation.resume(throwing: Failure.notInstalled("\(executable) (\(error))"))
+                continuation.resume(throwing: Failure.notInstalled("\(executable) (\(ErrorText.describe(error)))"))
                 return
             }
             input.fileHandleForWriting.write(Data(text.utf8))
@@ -77,7 +77,7 @@ struct SpeechSynthesizer: Sendable {
             let mono = channels == 1 ? samples : stride(from: 0, to: samples.count - channels + 1, by: channels).map { samples[$0] }
             return Speech(samples: mono, sampleRate: reader.info.sampleRate)
         } catch {
-            throw Failure.unreadable("\(error)")
+            throw Failure.unreadable(ErrorText.describe(error))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Recorder
+import Synchronization
 
 /// What one recording of one room needs, however it was asked for: `agentd record`'s flags
 /// (``RecordPlan``) or a `POST /v1/recordings` body. Checked before anything joins a room.
@@ -17,14 +18,20 @@ struct RecordingRequest: Sendable {
     let directory: RecordingDirectory
     /// The recording's t=0.
     let startedAt: Date
-    /// True when the directory did not exist before, so a failed join may remove it.
-    let directoryIsNew: Bool
+    /// What may already be in ``directory``: the daemon makes a new one; `agentd record` refuses
+    /// to write over a recording unless `--overwrite`.
+    let existing: RecordingDirectory.Existing
+    /// What ``prepareOutput()`` created; shared by every copy of the request.
+    private let output = OutputClaim()
 
     static let defaultDisplay = "agentd-recorder"
 
+    /// ``server`` with its credentials masked: what the manifest, the job and summaries show.
+    var displayServer: String { JanusURL.redacted(server) }
+
     init(server: String, room: String, display: String = defaultDisplay, token: String? = nil, pin: String? = nil,
          create: Bool = false, duration: Double? = nil, formats: RecordingFormats = .default,
-         directory: RecordingDirectory, startedAt: Date) {
+         directory: RecordingDirectory, existing: RecordingDirectory.Existing = .refuseRecording, startedAt: Date) {
         self.server = server
         self.room = room
         self.display = display
@@ -34,30 +41,58 @@ struct RecordingRequest: Sendable {
         self.duration = duration
         self.formats = formats
         self.directory = directory
+        self.existing = existing
         self.startedAt = startedAt
-        directoryIsNew = !FileManager.default.fileExists(atPath: directory.path)
     }
 
-    /// The directory must be writable before we join (exit 5 otherwise).
+    /// Creates the directory under the ``existing`` rule and probes it with a write, once per
+    /// request: later calls (the job's own, after the CLI's or the API's) do nothing.
+    func prepareOutput() throws(RecordingDirectoryError) {
+        let (directory, existing) = (self.directory, self.existing)
+        try output.claim { () throws(RecordingDirectoryError) in try directory.prepare(existing: existing) }
+    }
+
+    /// ``prepareOutput()`` with the CLI's error: exit 5 before we join.
     func checkOutput() throws(CommandFailure) {
         do {
-            try directory.checkWritable()
-        } catch {
+            try prepareOutput()
+        } catch .notWritable(let path, let operation, let reason) {
+            let error = RecordingDirectoryError.notWritable(path: path, operation: operation, reason: reason)
             throw CommandFailure(.outputFailed, "cannot write to \(directory.path): \(error)", hint: "choose another --out")
+        } catch {
+            throw CommandFailure(.outputFailed, error.description, hint: "choose another --out or pass --overwrite")
         }
     }
 
-    /// After a failed join: a directory we created that holds only the manifest and empty files
-    /// goes away, so a refused or unreachable room leaves no litter.
-    func removeDirectoryIfUnused() {
-        guard directoryIsNew else { return }
+    /// After a failed join: the recording's files that hold nothing (the manifest, empty media
+    /// files) go away, and so do the directories ``prepareOutput()`` created, so a refused or
+    /// unreachable room leaves no litter. Files that are not a recording's, and directories that
+    /// were there before, are never touched.
+    func removeUnusedOutput() {
+        guard let created = output.created else { return }
         let manager = FileManager.default
-        let contents = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
-        let unused = contents.allSatisfy { name in
+        let ours = ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).filter(RecordingDirectory.isRecordingFile)
+        let unused = ours.allSatisfy { name in
             let size = (try? manager.attributesOfItem(atPath: directory.filePath(name))[.size] as? Int) ?? 0
-            return name == "manifest.json" || size == 0
+            return name == ManifestWriter.fileName || size == 0
         }
         guard unused else { return }
-        try? manager.removeItem(atPath: directory.path)
+        for name in ours { try? manager.removeItem(atPath: directory.filePath(name)) }
+        RecordingDirectory.removeCreated(created)
+    }
+}
+
+/// The directories a request's ``RecordingRequest/prepareOutput()`` created; nil until it ran.
+private final class OutputClaim: Sendable {
+    private let state = Mutex<[String]?>(nil)
+
+    var created: [String]? { state.withLock { $0 } }
+
+    /// Runs `prepare` unless it succeeded before, and keeps what it created.
+    func claim(_ prepare: () throws(RecordingDirectoryError) -> [String]) throws(RecordingDirectoryError) {
+        try state.withLock { (created: inout [String]?) throws(RecordingDirectoryError) in
+            guard created == nil else { return }
+            created = try prepare()
+        }
     }
 }

@@ -69,9 +69,10 @@ final class RoomRecordingJob: Sendable {
         let recorder: RoomRecorder
         do {
             recorder = try RoomRecorder(
-                directory: request.directory, room: request.room, server: request.server, formats: request.formats,
+                directory: request.directory, room: request.room, server: request.displayServer, formats: request.formats,
                 startedAt: request.startedAt)
         } catch {
+            request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
             throw CommandFailure(.outputFailed, error.description, hint: "choose another --out")
         }
@@ -92,7 +93,7 @@ final class RoomRecordingJob: Sendable {
         } catch {
             await engine.shutdown()
             _ = await recorder.stop(endedAt: Date())
-            request.removeDirectoryIfUnused()
+            request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
             throw JanusFailure.failure(for: error, server: request.server, room: request.room)
         }
@@ -128,7 +129,7 @@ final class RoomRecordingJob: Sendable {
                 // a 10 s recording is 10 s long however long the join took.
                 let remaining = max(0, duration - Date().timeIntervalSince(request.startedAt))
                 group.addTask {
-                    try? await Task.sleep(for: .milliseconds(Int64(remaining * 1000)))
+                    try? await Task.sleep(for: .seconds(saturating: remaining))
                     return .duration
                 }
             }

@@ -48,12 +48,18 @@ struct APIHandler: Sendable {
         case .openAPI:
             return .json(200, OpenAPIDocument.document)
         case .createRecording:
-            let recording = try RecordingJobBody.request(try body(request), settings: settings)
+            let recording = try claimedRecording(try body(request))
             log.redact(recording.token)
             log.redact(recording.pin)
+            log.redact(JanusURL.credentials(recording.server))
             let log = self.log
             let job = RoomRecordingJob(request: recording, iceAddresses: settings.iceAddresses) { line in log.info(line, ["room": recording.room]) }
-            return try await submit(.recording, RecordingJobWork(job: job))
+            do {
+                return try await submit(.recording, RecordingJobWork(job: job))
+            } catch {
+                recording.removeUnusedOutput()
+                throw error
+            }
         case .createBot:
             return try await submit(.bot, try bot(try body(request)))
         case .listJobs:
@@ -64,6 +70,25 @@ struct APIHandler: Sendable {
         case .deleteJob:
             guard let job = await registry.stop(id) else { throw APIError(status: 404, message: "no job \(id)") }
             return .json(200, job)
+        }
+    }
+
+    /// The body's recording with its directory made: claimed now (mkdir of a new directory), so
+    /// of two requests for one `out` exactly one gets it and the other a 409 at once. A default
+    /// directory another job of the room took in the same second moves on to the next suffix.
+    private func claimedRecording(_ body: JSONValue) throws(APIError) -> RecordingRequest {
+        var recording = try RecordingJobBody.request(body, settings: settings)
+        var attempts = 1
+        while true {
+            do {
+                try recording.prepareOutput()
+                return recording
+            } catch .alreadyExists where body["out"] == nil && attempts < 5 {
+                attempts += 1
+                recording = try RecordingJobBody.request(body, settings: settings, startedAt: recording.startedAt)
+            } catch {
+                throw RecordingJobBody.outputError(error, out: body["out"]?.stringValue)
+            }
         }
     }
 
@@ -81,10 +106,8 @@ struct APIHandler: Sendable {
             return .json(201, try await registry.submit(kind: kind, work: work))
         } catch {
             switch error {
-            case .full(let limit):
-                throw APIError(status: 429, message: "\(limit) job(s) are running, as many as max_jobs allows; stop one or try later")
-            case .shuttingDown:
-                throw APIError(status: 503, message: "the daemon is shutting down and takes no new jobs")
+            case .full: throw APIError(status: 429, message: error.description)
+            case .shuttingDown: throw APIError(status: 503, message: error.description)
             }
         }
     }
@@ -100,7 +123,9 @@ struct APIHandler: Sendable {
         }
         var server: String?
         if let text = object["server"]?.stringValue {
-            guard JanusURL.parse(text) != nil else { throw .badRequest("server must be a ws:// or wss:// URL") }
+            guard text.utf8.count <= RecipeFields.maximumStringBytes, JanusURL.parse(text) != nil else {
+                throw .badRequest("server must be a ws:// or wss:// URL")
+            }
             server = text
         } else if let value = object["server"], value != .null {
             throw .badRequest("server must be a ws:// or wss:// URL")
@@ -112,9 +137,10 @@ struct APIHandler: Sendable {
             }
             room = text
         }
+        log.redact(server.flatMap(JanusURL.credentials))
         let request = BotJobRequest(
             recipe: recipe, server: server ?? settings.defaultServer, room: room, duration: try RecordingJobBody.duration(object["duration"]),
-            iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot)
+            iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot, mediaRoot: settings.mediaRoot)
         do {
             return try botFactory(request)
         } catch {

@@ -35,7 +35,7 @@ enum OpenAPIDocument {
         "name": "id", "in": "path", "required": true, "schema": ["type": "string"],
     ]
 
-    private static func create(_ summary: String, body: String) -> JSONValue {
+    private static func create(_ summary: String, body: String, more: [String: JSONValue] = [:]) -> JSONValue {
         [
             "summary": .string(summary),
             "requestBody": ["required": true, "content": json(ref(body))],
@@ -44,7 +44,7 @@ enum OpenAPIDocument {
                 "400": answer("bad body: not JSON, a missing or invalid field"),
                 "429": answer("as many jobs run as max_jobs allows"),
                 "503": answer("the daemon is shutting down"),
-            ]) { $1 }),
+            ].merging(more) { $1 }) { $1 }),
         ]
     }
 
@@ -62,7 +62,10 @@ enum OpenAPIDocument {
                 "summary": "This document",
                 "responses": .object(errors.merging(["200": ["description": "the OpenAPI document", "content": json(["type": "object"])]]) { $1 }),
             ]],
-            "/v1/recordings": ["post": create("Start recording a room", body: "RecordingRequest")],
+            "/v1/recordings": ["post": create("Start recording a room", body: "RecordingRequest", more: [
+                "409": answer("out already exists or holds a recording (each job makes a new directory)"),
+                "500": answer("the output root cannot be written"),
+            ])],
             "/v1/bots": ["post": create("Start a bot from a recipe (inline or by name)", body: "BotRequest")],
             "/v1/jobs": ["get": [
                 "summary": "Every job, oldest first (ended jobs are kept for a while)",
@@ -122,20 +125,22 @@ enum OpenAPIDocument {
                     "room": ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"],
                     "token": ["type": "string", "description": "Janus core token"],
                     "pin": ["type": "string"],
-                    "display": ["type": "string"],
+                    "display": ["type": "string", "minLength": 1, "maxLength": 64, "description": "at most 64 characters and 256 bytes"],
                     "formats": ["description": "webm, wav, ogg, mix, data: a list or a comma-separated string",
                                 "oneOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]],
-                    "duration": ["type": "number", "description": "seconds; without it, records until DELETE"],
-                    "out": ["type": "string", "description": "a directory under the output root; default <room>-<UTC stamp>"],
+                    "duration": ["type": "number", "exclusiveMinimum": 0, "maximum": 604_800,
+                                 "description": "seconds (at most 7 days); without it, records until DELETE"],
+                    "out": ["type": "string", "description": "a new directory under the output root; default <room>-<UTC stamp> (-2, -3, ... if taken)"],
                     "create": ["type": "boolean", "description": "create the room if it is missing"],
                 ],
             ],
             "BotRequest": [
                 "type": "object", "required": ["recipe"], "additionalProperties": false,
                 "properties": [
-                    "recipe": ["description": "a recipe object, or the name of a shipped recipe",
+                    "recipe": ["description": "a recipe object, or the name of a shipped recipe; its files must lie under the config's media_root",
                                "oneOf": [["type": "object"], ["type": "string"]]],
-                    "server": ["type": "string"], "room": ["type": "string"], "duration": ["type": "number"],
+                    "server": ["type": "string"], "room": ["type": "string"],
+                    "duration": ["type": "number", "exclusiveMinimum": 0, "maximum": 604_800],
                 ],
             ],
         ]

@@ -27,15 +27,22 @@ enum RecordingJobBody {
         default: throw .badRequest("create must be true or false")
         }
         let directory = try self.directory(try string(object, "out"), room: room, root: settings.outputRoot, startedAt: startedAt)
+        let display = try string(object, "display") ?? RecordingRequest.defaultDisplay
+        guard DisplayName.isValid(display) else { throw .badRequest("display must be \(DisplayName.ruleDescription)") }
         return RecordingRequest(
-            server: server.absoluteString, room: room, display: try string(object, "display") ?? RecordingRequest.defaultDisplay,
+            server: server.absoluteString, room: room, display: display,
             token: try string(object, "token"), pin: try string(object, "pin"), create: create, duration: duration,
-            formats: try formats(object["formats"]), directory: directory, startedAt: startedAt)
+            formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt)
     }
 
+    /// A non-empty string of at most ``RecipeFields/maximumStringBytes`` bytes (the same bound
+    /// as a recipe's strings: tokens, pins, paths, URLs all fit).
     private static func string(_ object: [String: JSONValue], _ key: String) throws(APIError) -> String? {
         guard let value = object[key], value != .null else { return nil }
         guard let text = value.stringValue, !text.isEmpty else { throw .badRequest("\(key) must be a non-empty string") }
+        guard text.utf8.count <= RecipeFields.maximumStringBytes else {
+            throw .badRequest("\(key) must be at most \(RecipeFields.maximumStringBytes) bytes, got \(text.utf8.count)")
+        }
         return text
     }
 
@@ -47,7 +54,7 @@ enum RecordingJobBody {
         case .double(let number)?: seconds = number
         default: throw .badRequest("duration must be a number of seconds")
         }
-        guard seconds > 0, seconds.isFinite, seconds <= 7 * 86_400 else { throw .badRequest("duration must be from 0 to 604800 seconds") }
+        guard JobDuration.isValid(seconds) else { throw .badRequest("duration must be \(JobDuration.rule)") }
         return seconds
     }
 
@@ -55,8 +62,12 @@ enum RecordingJobBody {
         let text: String
         switch value {
         case nil, .null?: return .default
-        case .string(let list)?: text = list
+        case .string(let list)? where list.utf8.count <= 256: text = list
+        case .string?: throw .badRequest("formats must be at most 256 bytes")
         case .array(let items)?:
+            guard items.count <= RecordingFormats.Format.allCases.count else {
+                throw .badRequest("formats must list at most \(RecordingFormats.Format.allCases.count) formats, got \(items.count)")
+            }
             let names = items.compactMap(\.stringValue)
             guard names.count == items.count else { throw .badRequest("formats must be a list of strings") }
             text = names.joined(separator: ",")
@@ -69,18 +80,47 @@ enum RecordingJobBody {
         }
     }
 
-    /// `out` is a directory under the output root (API callers never write elsewhere): a
-    /// relative path without `..`.
+    /// `out` is a new directory under the output root (API callers never write elsewhere, nor
+    /// into a directory that exists): a relative path without `..`. Without `out`, the default
+    /// `<room>-<UTC stamp>` gets `-2`, `-3`, … when a recording of the room started in the same
+    /// second. The job claims the directory atomically when it is prepared
+    /// (``RecordingDirectory/Existing/refuse``); the check here only answers early.
     static func directory(_ out: String?, room: String, root: String, startedAt: Date) throws(APIError) -> RecordingDirectory {
-        guard let out else { return RecordingDirectory(room: room, startedAt: startedAt, base: root) }
+        let manager = FileManager.default
+        guard let out else {
+            let first = RecordingDirectory(room: room, startedAt: startedAt, base: root)
+            var candidate = first
+            var suffix = 1
+            while manager.fileExists(atPath: candidate.path), suffix < 100 {
+                suffix += 1
+                candidate = RecordingDirectory(path: first.path + "-\(suffix)")
+            }
+            return candidate
+        }
         let parts = out.split(separator: "/")
         guard !out.hasPrefix("/"), !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
             throw .badRequest("out must be a relative directory under the output root, without . or ..")
         }
-        let path = (root.hasSuffix("/") ? root : root + "/") + parts.joined(separator: "/")
-        if let existing = try? FileManager.default.contentsOfDirectory(atPath: path), !existing.isEmpty {
-            throw .badRequest("out \(out) already holds files under the output root")
+        let directory = RecordingDirectory(path: (root.hasSuffix("/") ? root : root + "/") + parts.joined(separator: "/"))
+        if manager.fileExists(atPath: directory.path) {
+            let error: RecordingDirectoryError = directory.recordingFile().map { .holdsRecording(path: directory.path, file: $0) }
+                ?? .alreadyExists(path: directory.path)
+            throw outputError(error, out: out)
         }
-        return RecordingDirectory(path: path)
+        return directory
+    }
+
+    /// The API's answer when a job's directory cannot be had: 409 when it is taken (it exists,
+    /// or holds a recording), 500 when the output root cannot be written.
+    static func outputError(_ error: RecordingDirectoryError, out: String?) -> APIError {
+        let name = out.map { "out \($0)" } ?? "the recording's directory"
+        switch error {
+        case .alreadyExists:
+            return APIError(status: 409, message: "\(name) already exists under the output root; a recording needs a new directory (choose another out)")
+        case .holdsRecording(_, let file):
+            return APIError(status: 409, message: "\(name) already holds a recording (\(file)) under the output root (choose another out)")
+        case .notWritable:
+            return APIError(status: 500, message: "cannot write the recording under the output root: \(error)")
+        }
     }
 }

@@ -4,11 +4,12 @@ import Foundation
 /// `agentd serve --config FILE`: a JSON object with these keys, all optional.
 ///
 ///     {"output_root": "/var/lib/agentd/recordings", "max_jobs": 4, "server": "ws://janus:8188/",
-///      "ice_allow": "eth0", "api_token": "…", "log_format": "json", "listen": "127.0.0.1:8080"}
+///      "ice_allow": "eth0", "api_token": "…", "log_format": "json", "listen": "127.0.0.1:8080",
+///      "media_root": "/srv/agentd/media"}
 ///
 /// Unknown keys are an error (a misspelt key silently ignored is worse).
 struct ServeConfig: Sendable, Equatable {
-    static let keys: Set<String> = ["output_root", "max_jobs", "server", "ice_allow", "api_token", "log_format", "listen"]
+    static let keys: Set<String> = ["output_root", "max_jobs", "server", "ice_allow", "api_token", "log_format", "listen", "media_root"]
 
     /// Where recordings go: `<output_root>/<room>-<UTC stamp>/`, or `<output_root>/<out>/`.
     var outputRoot = "./recordings"
@@ -23,15 +24,17 @@ struct ServeConfig: Sendable, Equatable {
     var logFormat = ServeLog.Format.text
     /// `HOST:PORT`; `--listen` wins over it.
     var listen: String?
+    /// The directory API bots may play files from (``RecipeMediaRoot``); without it they play none.
+    var mediaRoot: String?
 
     init() {}
 
     init(path: String) throws(ServeConfigError) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try BoundedFile.read(path, limit: 1 << 20)
         } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
+            throw .unreadable(path: path, reason: error.description)
         }
         try self.init(parsing: data)
     }
@@ -41,7 +44,7 @@ struct ServeConfig: Sendable, Equatable {
         do {
             value = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
         } catch {
-            throw .notJSON(reason: "\(error)")
+            throw .notJSON(reason: ErrorText.jsonReason(error))
         }
         guard let object = value.objectValue else { throw .notAnObject }
         let unknown = object.keys.filter { !Self.keys.contains($0) }
@@ -71,6 +74,7 @@ struct ServeConfig: Sendable, Equatable {
             logFormat = parsed
         }
         listen = try Self.string(object, "listen", expected: "HOST:PORT")
+        mediaRoot = try Self.string(object, "media_root", expected: "a directory path")
     }
 
     private static func string(_ object: [String: JSONValue], _ key: String, expected: String) throws(ServeConfigError) -> String? {

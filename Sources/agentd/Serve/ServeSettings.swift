@@ -6,12 +6,16 @@ struct ServeSettings: Sendable {
     var defaultServer: String?
     /// Addresses for ICE, resolved from the allow-list.
     var iceAddresses: [String]
+    /// Where API bots may read files (a real path); nil: they play no files.
+    var mediaRoot: String? = nil
 }
 
 /// A request the API refuses, with its status and message.
-struct APIError: Error, Equatable {
+struct APIError: Error, Equatable, CustomStringConvertible {
     let status: Int
     let message: String
+
+    var description: String { message }
 
     static func badRequest(_ message: String) -> APIError { APIError(status: 400, message: message) }
 

@@ -216,4 +216,46 @@ import Testing
         #expect(await noFile.tool().run(["bot", scratch.path("p.json"), "--server", "ws://10.77.0.2:8188/", "--room", "x"]) == .usage)
         #expect(noFile.stderr.contains("missing.wav"), "\(noFile.stderr)")
     }
+
+    /// Every list and string has a bound, with an error naming its path: 1.25 M behaviours used to
+    /// be read whole (570 MB).
+    @Test("lists, strings, display names and messages are bounded, naming the JSON path")
+    func sizesAreBounded() throws {
+        let tone = #""tracks": {"audio": {"source": "tone"}}"#
+        let behaviours = Array(repeating: #"{"on": "start", "send": "x"}"#, count: 101).joined(separator: ",")
+        let playlist = Array(repeating: #""a.wav""#, count: 1001).joined(separator: ",")
+        let long = String(repeating: "x", count: 4097)
+        let message = String(repeating: "m", count: 65_537)
+        let clustered = "a" + String(repeating: "\u{0301}", count: 300)  // one character, 601 bytes
+        let cases: [(text: String, path: String, says: String)] = [
+            (#"{"name": "t", \#(tone), "behaviours": [\#(behaviours)]}"#, "$.behaviours", "at most 100 entries, got 101"),
+            (#"{"name": "t", "tracks": {"audio": {"source": "file", "playlist": [\#(playlist)]}}}"#, "$.tracks.audio.playlist", "at most 1000 entries"),
+            (#"{"name": "t", "description": "\#(long)", \#(tone)}"#, "$.description", "at most 4096 bytes, got 4097"),
+            (#"{"name": "t", "token": "\#(long)", \#(tone)}"#, "$.token", "at most 4096 bytes"),
+            (#"{"name": "t", "tracks": {"audio": {"source": "file", "playlist": ["\#(long)"]}}}"#, "$.tracks.audio.playlist[0]", "at most 4096 bytes"),
+            (#"{"name": "t", \#(tone), "behaviours": [{"on": "start", "send": "\#(message)"}]}"#, "$.behaviours[0].send", "at most 65536 bytes"),
+            (#"{"name": "t", \#(tone), "behaviours": [{"on": "start", "send": {"k": "\#(message)"}}]}"#, "$.behaviours[0].send", "at most 65536 bytes"),
+            (#"{"name": "t", "display": "\#(clustered)", \#(tone)}"#, "$.display", "at most 256 bytes"),
+            (#"{"name": "t", "display": "\#(String(repeating: "d", count: 65))", \#(tone)}"#, "$.display", "1-64 characters"),
+        ]
+        for (text, path, says) in cases {
+            let failure = failure(text)
+            #expect(failure?.path == path, "\(path): \(failure.map { "\($0.path): \($0.message)" } ?? "accepted")")
+            #expect(failure?.message.contains(says) == true, "\(path): \(failure?.message ?? "accepted")")
+        }
+        #expect(throws: RecipeError.self) { try RecipeParser.parse(Data(count: RecipeParser.maximumRecipeBytes + 1), baseDirectory: Self.base) }
+    }
+
+    @Test("a recipe file that is a FIFO or larger than 1 MiB is unreadable, not read forever")
+    func recipeFilesAreReadWithinBounds() throws {
+        let scratch = try ScratchDirectory("recipefile")
+        #expect(mkfifo(scratch.path("fifo.json"), 0o644) == 0)
+        #expect(throws: RecipeError.unreadable(path: scratch.path("fifo.json"), reason: "it is a FIFO (named pipe), not a regular file")) {
+            try RecipeLibrary.load(path: scratch.path("fifo.json"))
+        }
+        let big = scratch.path("big.json")
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, 64 << 20) == 0)
+        #expect(throws: RecipeError.unreadable(path: big, reason: "it is larger than 1024 KiB")) { try RecipeLibrary.load(path: big) }
+    }
 }

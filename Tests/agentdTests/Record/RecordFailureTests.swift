@@ -9,8 +9,8 @@ struct RecordFailureTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("agentd-\(label)-\(UUID().uuidString)").path
     }
 
-    func runRecord(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
-        let process = try ChildProcess(AgentdBinary.path, ["record"] + arguments, name: "agentd record")
+    func runRecord(_ arguments: [String], in directory: String? = nil) async throws -> (status: Int32, stderr: String) {
+        let process = try ChildProcess(AgentdBinary.path, ["record"] + arguments, name: "agentd record", currentDirectory: directory)
         defer { process.terminate() }
         try await pollUntil(timeout: .seconds(30), "agentd record to exit") { !process.isRunning }
         return (process.exitStatus ?? -1, process.stderr)
@@ -36,6 +36,49 @@ struct RecordFailureTests {
         let (status, stderr) = try await runRecord(["--server", "ws://127.0.0.1:1/", "--room", "r", "--out", file + "/rec"])
         #expect(status == 5, "\(stderr)")
         #expect(stderr.hasPrefix("agentd: error: cannot write to"))
+    }
+
+    @Test("an --out that holds a recording is refused (exit 5) and left as it was, even though the join would fail; --overwrite records into it")
+    func refusesToOverwriteARecording() async throws {
+        let scratch = try ScratchDirectory("holds")
+        let out = scratch.path("rec")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        let files = ["manifest.json": #"{"version": 1, "room": "old"}"#, "data.jsonl": #"{"t_ms": 1, "text": "keep me"}"#, "alice.wav": "RIFF...."]
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: out + "/" + name)) }
+        let (status, stderr) = try await runRecord(["--server", "ws://127.0.0.1:1/", "--room", "r", "--out", out, "--ice-allow", "lo"])
+        #expect(status == 5, "\(stderr)")
+        #expect(stderr == "agentd: error: \(out) already holds a recording (alice.wav); it would be overwritten "
+            + "(choose another --out or pass --overwrite)\n", "\(stderr)")
+        for (name, text) in files {
+            #expect(try String(contentsOfFile: out + "/" + name, encoding: .utf8) == text, "\(name) was touched")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == files.keys.sorted())
+
+        let overwriting = try await runRecord(["--server", "ws://127.0.0.1:1/", "--room", "r", "--out", out, "--ice-allow", "lo", "--overwrite"])
+        #expect(overwriting.status == 4, "with --overwrite it goes on to the (failing) join: \(overwriting.stderr)")
+    }
+
+    @Test("--out '' is a usage error (it used to record into the current directory)")
+    func emptyOutIsAUsageError() async throws {
+        let scratch = try ScratchDirectory("emptyout")
+        let (status, stderr) = try await runRecord(["--server", "ws://127.0.0.1:1/", "--room", "r", "--out", "", "--ice-allow", "lo"],
+                                                   in: scratch.directory.path)
+        #expect(status == 2, "\(stderr)")
+        #expect(stderr.hasPrefix("agentd: error: --out '' is not a directory"), "\(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path) == [])
+    }
+
+    @Test("an --out whose write probe fails exits 5 and leaves none of the directories it made")
+    func failedProbeLeavesNoDirectories() async throws {
+        let scratch = try ScratchDirectory("probe")
+        // Past PATH_MAX for the probe file only: mkdir succeeds for every component, the probe fails.
+        var out = scratch.directory.path
+        while out.utf8.count + 251 < 4000 { out += "/" + String(repeating: "d", count: 250) }
+        out += "/" + String(repeating: "e", count: 4075 - out.utf8.count - 1)
+        let (status, stderr) = try await runRecord(["--server", "ws://127.0.0.1:1/", "--room", "r", "--out", out, "--ice-allow", "lo"])
+        #expect(status == 5, "\(stderr)")
+        #expect(stderr.contains("create probe file"), "\(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path) == [], "empty directories were left behind")
     }
 
     @Test("usage errors exit 2")

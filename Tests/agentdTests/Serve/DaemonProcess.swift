@@ -20,26 +20,29 @@ final class DaemonProcess: Sendable {
 
     /// - Parameter outputRoot: where recordings go (default: a directory in the daemon's scratch).
     static func start(lab: LabEnvironment, maxJobs: Int = 2, outputRoot: String? = nil) async throws -> DaemonProcess {
-        try await start(maxJobs: maxJobs, outputRoot: outputRoot) { outputRoot in
-            """
-            {"output_root": "\(outputRoot)", "max_jobs": \(maxJobs), "server": "\(lab.janusWS)",
-             "ice_allow": ["\(lab.values["LAB_IFACE"] ?? "agentd-lab0")"], "api_token": "\(token)"}
-            """
-        }
+        try await start(server: lab.janusWS, iceAllow: lab.values["LAB_IFACE"] ?? "agentd-lab0", maxJobs: maxJobs, outputRoot: outputRoot)
     }
 
     /// A daemon for tests of its API alone: no Janus, ICE on loopback.
     static func startWithoutLab(maxJobs: Int = 2) async throws -> DaemonProcess {
-        try await start(maxJobs: maxJobs, outputRoot: nil) { outputRoot in
-            #"{"output_root": "\#(outputRoot)", "max_jobs": \#(maxJobs), "ice_allow": ["lo"], "api_token": "\#(token)"}"#
-        }
+        try await start(server: nil, maxJobs: maxJobs)
     }
 
-    private static func start(maxJobs: Int, outputRoot: String?, config: (String) -> String) async throws -> DaemonProcess {
+    /// Without the lab: `server` is whatever the test points jobs at (jobs that fail before they
+    /// connect need none that answers; nil: no default server); `extra` adds config keys
+    /// (`"media_root": "..."`).
+    static func start(server: String?, iceAllow: String = "lo", maxJobs: Int = 2, outputRoot: String? = nil,
+                      extra: [String: String] = [:]) async throws -> DaemonProcess {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let outputRoot = outputRoot ?? scratch + "/recordings"
-        try Data(config(outputRoot).utf8).write(to: URL(fileURLWithPath: scratch + "/config.json"))
+        var keys: [String: String] = extra
+        if let server { keys["server"] = server }
+        let extraKeys = keys.sorted { $0.key < $1.key }.map { ", \"\($0.key)\": \"\($0.value)\"" }.joined()
+        let config = """
+            {"output_root": "\(outputRoot)", "max_jobs": \(maxJobs), "ice_allow": ["\(iceAllow)"], "api_token": "\(token)"\(extraKeys)}
+            """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: scratch + "/config.json"))
         let process = try ChildProcess(
             AgentdBinary.path, ["serve", "--config", scratch + "/config.json", "--listen", "127.0.0.1:0"], name: "agentd serve",
             environment: ["AGENTD_API_TOKEN": ""])

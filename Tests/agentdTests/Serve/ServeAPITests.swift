@@ -130,4 +130,97 @@ struct ServeAPITests {
             #expect(error == .shuttingDown)
         }
     }
+
+    @Test("an out that exists or holds a recording is a 409 with a clear message; nothing in it is touched")
+    func outThatIsTakenIs409() async throws {
+        let daemon = try InProcessDaemon()
+        let client = daemon.client
+        let taken = daemon.outputRoot + "/taken"
+        try FileManager.default.createDirectory(atPath: taken, withIntermediateDirectories: true)
+        try Data(#"{"version": 1}"#.utf8).write(to: URL(fileURLWithPath: taken + "/manifest.json"))
+        let reply = try await client.post("/v1/recordings", #"{"server": "ws://127.0.0.1:1/", "room": "r", "out": "taken"}"#)
+        #expect(reply.status == 409, "\(reply.text)")
+        #expect(reply.json?["error"]?.stringValue == "out taken already holds a recording (manifest.json) under the output root (choose another out)",
+                "\(reply.text)")
+        try FileManager.default.createDirectory(atPath: daemon.outputRoot + "/empty", withIntermediateDirectories: true)
+        let empty = try await client.post("/v1/recordings", #"{"server": "ws://127.0.0.1:1/", "room": "r", "out": "empty"}"#)
+        #expect(empty.status == 409, "\(empty.text)")
+        #expect(empty.json?["error"]?.stringValue?.contains("already exists") == true, "\(empty.text)")
+        #expect(try String(contentsOfFile: taken + "/manifest.json", encoding: .utf8) == #"{"version": 1}"#)
+        #expect(try await client.get("/v1/jobs").json?["jobs"]?.arrayValue?.isEmpty == true)
+        await daemon.shutdown()
+    }
+
+    /// Check-then-create used to let two jobs share one `out`: both saw no directory, both wrote
+    /// into it. The directory is now made (mkdir, atomic) before the 201.
+    @Test("concurrent POST /v1/recordings for one out: exactly one gets it, the others 409")
+    func concurrentSubmissionsForOneOut() async throws {
+        let daemon = try InProcessDaemon(maxJobs: 16)
+        let client = daemon.client
+        // Janus "answers" never: every accepted job stays joining while the others are decided.
+        let janus = try SilentListener()
+        let body = #"{"server": "\#(janus.url)", "room": "race", "out": "shared/rec"}"#
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await client.post("/v1/recordings", body).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses.sorted())")
+        #expect(statuses.filter { $0 == 409 }.count == 7, "\(statuses.sorted())")
+        #expect(try await client.get("/v1/jobs").json?["jobs"]?.arrayValue?.count == 1)
+        // Without out, the default <room>-<stamp> of jobs started in one second gets -2, -3, ...
+        let defaults = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<3 {
+                group.addTask { try await client.post("/v1/recordings", #"{"server": "\#(janus.url)", "room": "same"}"#).json?["out"]?.stringValue }
+            }
+            return try await group.reduce(into: [String]()) { if let out = $1 { $0.append(out) } }
+        }
+        #expect(Set(defaults).count == defaults.count, "\(defaults)")
+        await daemon.shutdown()
+    }
+
+    @Test("display is bounded (256 bytes, 64 characters): a 1 MB display is a 400, as are oversized strings and lists")
+    func bodyStringsAreBounded() async throws {
+        let daemon = try InProcessDaemon()
+        let client = daemon.client
+        let huge = String(repeating: "d", count: 1_000_000 - 200)
+        let clustered = "a" + String(repeating: "\u{0301}", count: 300)
+        let cases: [(body: String, says: String)] = [
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "display": "\#(huge)"}"#, "display must be"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "display": "\#(clustered)"}"#, "display must be a display name of 1-64 characters and at most 256 bytes"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "token": "\#(String(repeating: "t", count: 5000))"}"#, "token must be at most 4096 bytes"),
+            (#"{"server": "ws://127.0.0.1:1/", "room": "r", "formats": [\#(Array(repeating: "\"wav\"", count: 1000).joined(separator: ","))]}"#, "formats must list at most"),
+        ]
+        for (body, says) in cases {
+            let reply = try await client.post("/v1/recordings", body)
+            #expect(reply.status == 400, "\(says): \(reply.status)")
+            #expect(reply.json?["error"]?.stringValue?.hasPrefix(says) == true, "\(reply.text.prefix(300))")
+        }
+        #expect(try await client.get("/v1/jobs").json?["jobs"]?.arrayValue?.isEmpty == true)
+        await daemon.shutdown()
+    }
+
+    @Test("ws://user:pass@host: the job JSON, the manifest's server, the error and the log show ws://***@host")
+    func serverCredentialsAreRedacted() async throws {
+        let daemon = try InProcessDaemon()
+        let janus = try SilentListener()
+        let server = "ws://agent:s3cretpw@127.0.0.1:\(janus.port)/"
+        let created = try await daemon.client.post("/v1/recordings", #"{"server": "\#(server)", "room": "r", "out": "creds"}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let shown = "ws://***@127.0.0.1:\(janus.port)/"
+        #expect(created.json?["server"]?.stringValue == shown, "\(created.text)")
+        let manifest = daemon.outputRoot + "/creds/manifest.json"
+        try await pollUntil(timeout: .seconds(10), "the first manifest") { FileManager.default.fileExists(atPath: manifest) }
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        #expect(text.contains("***@127.0.0.1:\(janus.port)"), "\(text)")
+        #expect(!text.contains("s3cretpw"), "\(text)")
+        let unreachable = try await daemon.client.post("/v1/recordings", #"{"server": "ws://agent:s3cretpw@127.0.0.1:1/", "room": "r"}"#)
+        let id = try #require(unreachable.json?["id"]?.stringValue)
+        let failed = try await daemon.client.waitForJob(id, in: ["failed"], within: .seconds(10))
+        #expect(failed["error"]?.stringValue?.contains("ws://***@127.0.0.1:1/") == true, "\(failed.serialized())")
+        #expect(!failed.serialized().contains("s3cretpw"))
+        let jobs = try await daemon.client.get("/v1/jobs").text
+        #expect(!jobs.contains("s3cretpw") && !jobs.contains("agent:"), "\(jobs)")
+        await daemon.shutdown()
+        #expect(!daemon.log.contains("s3cretpw"), "\(daemon.log)")
+    }
 }

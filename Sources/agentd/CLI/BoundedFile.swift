@@ -1,0 +1,41 @@
+import Agent
+import Foundation
+
+/// Reads a small file the user names (a recipe, the daemon's config) whole, within a size
+/// limit, and only if it is a regular file: a FIFO would block the read, and a huge file or a
+/// device would be read into memory without end.
+enum BoundedFile {
+    enum Failure: Error, Equatable, CustomStringConvertible {
+        case unreadable(String)
+        case tooLarge(limit: Int)
+
+        var description: String {
+            switch self {
+            case .unreadable(let reason): reason
+            case .tooLarge(let limit): "it is larger than \(limit >> 10) KiB"
+            }
+        }
+    }
+
+    static func read(_ path: String, limit: Int) throws(Failure) -> Data {
+        let handle: FileHandle
+        do {
+            handle = FileHandle(fileDescriptor: try MediaFile.openForReading(path), closeOnDealloc: true)
+        } catch {
+            switch error {
+            case .cannotOpen(_, let reason): throw .unreadable(reason)
+            case .notRegularFile(_, let kind): throw .unreadable("it is \(kind), not a regular file")
+            }
+        }
+        defer { try? handle.close() }
+        do {
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            guard data.count <= limit else { throw Failure.tooLarge(limit: limit) }
+            return data
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .unreadable((error as NSError).localizedDescription)
+        }
+    }
+}
