@@ -22,6 +22,12 @@ struct HTTPAbuseTests {
 
     @Test("10,000 mixed requests, 50 slowloris clients and oversized bodies: descriptors and RSS back to baseline, /healthz fast throughout")
     func abuse() async throws {
+        // The 100 ms bound is about the daemon, not about two cores shared with a browser or an
+        // aiortc peer: take the cores as the interop tests do.
+        try await SharedResourceLock.lab.withExclusive { try await checkAbuse() }
+    }
+
+    private func checkAbuse() async throws {
         let daemon = try await DaemonProcess.startWithoutLab()
         defer { daemon.finish() }
         let pid = try #require(daemon.pid, "the daemon's pid")
