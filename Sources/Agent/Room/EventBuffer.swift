@@ -100,11 +100,13 @@ public final class EventBuffer<Event: BufferedEvent>: Sendable {
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            let waiters = state.withLock { state in
-                defer { state.terminate() }
-                return state.waiters.filter { $0.id == id }
+            // Take this consumer's continuation out, so nothing else (yield, finish) resumes it again.
+            let cancelled = state.withLock { state -> CheckedContinuation<Event?, Never>? in
+                state.terminate()
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
             }
-            for waiter in waiters { waiter.continuation.resume(returning: nil) }
+            cancelled?.resume(returning: nil)
         }
     }
 

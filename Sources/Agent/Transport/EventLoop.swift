@@ -67,11 +67,14 @@ public final class EventLoop: @unchecked Sendable {
 
     /// True when called on this loop's thread (while the loop runs).
     ///
-    /// A thread-identity compare: `pthread_self()` is a read of the thread pointer register and
-    /// the owner an atomic load, so about a nanosecond; `g_main_context_is_owner` takes the
-    /// context's mutex instead (`agentd-loopcheck bench` measures both).
+    /// A thread-identity compare (`pthread_self()` against the loop thread's, an atomic load) that
+    /// takes no lock, unlike `g_main_context_is_owner`. `agentd-loopcheck bench` (release, 2-core
+    /// Debian 12 VM) measured about 10.5 ns per `assertInLoop` call from another module, call
+    /// overhead included, against about 10 ns for the GLib test: noise beside one packet's SRTP
+    /// work, so it stays on in release builds.
     public var inLoop: Bool {
-        pthread_equal(pthread_self(), owner.thread.load(ordering: .acquiring)) != 0
+        // pthread_t is the thread's descriptor address on Linux: equal means the same thread.
+        pthread_self() == owner.thread.load(ordering: .acquiring)
     }
 
     /// Traps when called off the loop, in release builds too (as swift-nio's

@@ -143,6 +143,7 @@ import Testing
         let afterCancel = await cancelled.value
         #expect(afterCancel == nil)
         buffer.yield(.userJoined(Self.user(2)))
+        buffer.finish()  // must not resume the cancelled consumer a second time
         #expect(buffer.pendingCount == 0)
         let afterEnd = await buffer.next()
         #expect(afterEnd == nil)
