@@ -45,6 +45,9 @@ let package = Package(
         .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-bench"),
         // Writes the media samples (scripts/make-samples) with our own encoders and writers.
         .executableTarget(name: "agentd-samples", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-samples"),
+        // Touches a LoopBound value off its loop on request: its release build proves the
+        // confinement check is live in release (Tests/AgentTests/Transport/LoopConfinementTests).
+        .executableTarget(name: "agentd-loopcheck", dependencies: ["Agent", "CNice"], path: "Sources/agentd-loopcheck"),
         // Helpers the test targets share: peer processes, the lab's env file, polling.
         .target(name: "TestSupport", dependencies: ["Agent"], path: "Tests/TestSupport"),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims", "TestSupport"]),

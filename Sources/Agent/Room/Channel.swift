@@ -49,9 +49,9 @@ public actor Channel {
         self.token = token
         self.options = options
         self.loop = loop
-        let (events, continuation) = AsyncStream<ChannelEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        self.events = events
-        core = ChannelCore(room: room, statsInterval: options.statsInterval, rawSink: options.roomEventSink, continuation: continuation)
+        let buffer = EventBuffer<ChannelEvent>()
+        events = buffer.stream
+        core = ChannelCore(room: room, statsInterval: options.statsInterval, rawSink: options.roomEventSink, events: buffer)
     }
 
     deinit {
@@ -63,6 +63,10 @@ public actor Channel {
 
     /// The others in the room, in the order they came (as ``events`` announced them).
     public nonisolated var users: [User] { core.users }
+
+    /// What ``events`` (and a delegate's stream) coalesced or dropped because their consumer was
+    /// behind; each ``ChannelEvent/statsReport(_:)`` carries the same figures.
+    public nonisolated var eventCounts: EventBufferCounts { core.eventCounts }
 
     /// A host's own participant id in the room; nil for an audience channel.
     public var localUserID: String? { published?.publisherID }

@@ -8,6 +8,8 @@ import Synchronization
 /// Frames pass straight through to the raw sink with no lock. Everything else takes one lock,
 /// under which it is mapped and yielded, so events from two threads cannot overtake each other.
 /// While the channel is still connecting, mapped events are held and follow `connected`.
+/// Events wait for their consumer in an ``EventBuffer``: the roster is never dropped, statistics
+/// coalesce, and what that costs is counted in each report's ``ChannelStatistics/events``.
 final class ChannelCore: Sendable {
     private struct State {
         var mapper = ChannelEventMapper()
@@ -18,27 +20,29 @@ final class ChannelCore: Sendable {
         var publishedTracks: [OfferBuilder.Track] = []
         var finished = false
         /// Streams opened after the first (a delegate's), fed the same events from then on.
-        var subscribers: [AsyncStream<ChannelEvent>.Continuation] = []
+        var subscribers: [EventBuffer<ChannelEvent>] = []
     }
 
     let room: String
     let statsInterval: Duration
     private let rawSink: (@Sendable (RoomEvent) -> Void)?
-    private let continuation: AsyncStream<ChannelEvent>.Continuation
+    private let events: EventBuffer<ChannelEvent>
     private let state = Mutex(State())
     /// Asks a remote participant's sender for a keyframe (set by the channel's receive path).
     private let keyframeRequester = Mutex<(@Sendable (String, TrackKind) -> Void)?>(nil)
 
-    init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, continuation: AsyncStream<ChannelEvent>.Continuation) {
+    init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, events: EventBuffer<ChannelEvent>) {
         self.room = room
         self.statsInterval = statsInterval
         self.rawSink = rawSink
-        self.continuation = continuation
+        self.events = events
     }
 
     var connectionState: ConnectionState? { state.withLock { $0.mapper.state } }
     var users: [User] { state.withLock { $0.mapper.presentUsers } }
     var isFinished: Bool { state.withLock { $0.finished } }
+    /// What the channel's streams (``Channel/events`` and a delegate's) coalesced or dropped so far.
+    var eventCounts: EventBufferCounts { state.withLock { eventCounts(in: $0) } }
 
     /// The sink every source of the channel reports to.
     func receive(_ event: RoomEvent) {
@@ -95,9 +99,10 @@ final class ChannelCore: Sendable {
         state.withLock { state in
             guard !state.finished, state.held == nil else { return }
             let mapper = state.mapper
-            let report = state.collector.report(
+            var report = state.collector.report(
                 room: room, users: mapper.presentUsers, tracks: { mapper.track(of: $0, kind: $1) }, published: published, now: now,
                 date: date, interval: statsInterval)
+            report.events = eventCounts(in: state)
             yield(.statsReport(report), in: state)
         }
     }
@@ -110,14 +115,14 @@ final class ChannelCore: Sendable {
     /// Another stream of the channel's events from now on (a delegate's); one that finished
     /// already is returned finished.
     func subscribe() -> AsyncStream<ChannelEvent> {
-        let (events, continuation) = AsyncStream<ChannelEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let buffer = EventBuffer<ChannelEvent>()
         let added = state.withLock { state in
             guard !state.finished else { return false }
-            state.subscribers.append(continuation)
+            state.subscribers.append(buffer)
             return true
         }
-        if !added { continuation.finish() }
-        return events
+        if !added { buffer.finish() }
+        return buffer.stream
     }
 
     /// Ends the streams (after a final `disconnected`, or when the channel is dropped).
@@ -128,13 +133,17 @@ final class ChannelCore: Sendable {
             defer { state.subscribers.removeAll() }
             return state.subscribers
         }
-        continuation.finish()
+        events.finish()
         for subscriber in subscribers { subscriber.finish() }
     }
 
     private func yield(_ event: ChannelEvent, in state: State) {
-        continuation.yield(event)
+        events.yield(event)
         for subscriber in state.subscribers { subscriber.yield(event) }
+    }
+
+    private func eventCounts(in state: State) -> EventBufferCounts {
+        state.subscribers.reduce(events.counts) { $0 + $1.counts }
     }
 
     private func deliver(_ events: [ChannelEvent], in state: inout State) {
@@ -160,7 +169,7 @@ final class ChannelCore: Sendable {
             if case .connectionStateChanged(.disconnected) = event {
                 state.finished = true
                 state.held = nil
-                continuation.finish()
+                self.events.finish()
                 for subscriber in state.subscribers { subscriber.finish() }
                 state.subscribers.removeAll()
                 return

@@ -21,6 +21,8 @@ public protocol ChannelDelegate: AnyObject, Sendable {
     func channel(_ channel: Channel, dataReceived payload: DataChannelMessage.Payload, from user: User?) async
     func channel(_ channel: Channel, tokenWillExpireAt expiry: Date) async
     func channel(_ channel: Channel, statsReport report: ChannelStatistics) async
+    /// The delegate fell so far behind that `count` events were discarded (``ChannelEvent/eventsLost(count:)``).
+    func channel(_ channel: Channel, eventsLost count: Int) async
 }
 
 extension ChannelDelegate {
@@ -32,6 +34,7 @@ extension ChannelDelegate {
     public func channel(_ channel: Channel, dataReceived payload: DataChannelMessage.Payload, from user: User?) async {}
     public func channel(_ channel: Channel, tokenWillExpireAt expiry: Date) async {}
     public func channel(_ channel: Channel, statsReport report: ChannelStatistics) async {}
+    public func channel(_ channel: Channel, eventsLost count: Int) async {}
 
     /// Calls the method for `event`.
     func dispatch(_ event: ChannelEvent, from channel: Channel) async {
@@ -44,6 +47,7 @@ extension ChannelDelegate {
         case .dataReceived(let user, let payload): await self.channel(channel, dataReceived: payload, from: user)
         case .tokenWillExpire(let expiry): await self.channel(channel, tokenWillExpireAt: expiry)
         case .statsReport(let report): await self.channel(channel, statsReport: report)
+        case .eventsLost(let count): await self.channel(channel, eventsLost: count)
         }
     }
 }

@@ -21,6 +21,11 @@ public enum ChannelEvent: Sendable {
     /// The core token expires at `expiresAt`: about ``ChannelOptions/tokenExpiryLead`` before
     /// that, or at once when less was left at join or renewal. Call ``Channel/renewToken(_:)``.
     case tokenWillExpire(expiresAt: Date)
-    /// Every ``ChannelOptions/statsInterval``.
+    /// Every ``ChannelOptions/statsInterval``. While the consumer is behind, a newer report
+    /// replaces a pending one (counted in ``ChannelStatistics/events``).
     case statsReport(ChannelStatistics)
+    /// The consumer fell so far behind that `count` events that belonged here were discarded: data
+    /// messages past ``EventBuffer/limitedCapacity`` pending, or any event past the
+    /// ``EventBuffer/ceiling`` (far above a real room). Read ``Channel/users`` to resync the roster.
+    case eventsLost(count: Int)
 }

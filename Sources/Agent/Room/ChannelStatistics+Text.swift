@@ -6,6 +6,7 @@ import Foundation
 ///     room demo: 1 user, in 1264 kbps, out 0 kbps
 ///       alice(pub-1) audio opus 32 kbps 250 pkts lost 0 (0.0%) jitter 2 ms nack 0 pli 0 | video VP8 1232 kbps …
 ///       published audio opus 32 kbps 250 pkts lost 0 (0.0%) jitter 1 ms nack 0 pli 0 rtt 12 ms
+///       events behind: 12 coalesced, 0 dropped      (only when the event consumer fell behind)
 extension ChannelStatistics {
     public var statsString: String {
         let users = participants.count == 1 ? "1 user" : "\(participants.count) users"
@@ -15,6 +16,9 @@ extension ChannelStatistics {
         }
         if !published.isEmpty {
             lines.append("  published " + published.map(Self.line).joined(separator: " | "))
+        }
+        if !events.isZero {
+            lines.append("  events behind: \(events.coalesced) coalesced, \(events.dropped) dropped")
         }
         return lines.joined(separator: "\n")
     }

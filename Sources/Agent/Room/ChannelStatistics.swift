@@ -23,6 +23,8 @@ public struct ChannelStatistics: Sendable, Equatable, CustomStringConvertible {
     public var participants: [Participant]
     /// Our published tracks (host channels).
     public var published: [TrackStatistics]
+    /// What the channel's event streams coalesced or dropped because their consumer was behind.
+    public var events = EventBufferCounts()
 
     public init(room: String, measuredAt: Date, interval: Duration, participants: [Participant], published: [TrackStatistics]) {
         self.room = room

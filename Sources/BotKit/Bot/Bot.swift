@@ -24,7 +24,10 @@ import Foundation
 public actor Bot {
     public nonisolated let events: AsyncStream<BotEvent>
     public let configuration: BotConfiguration
-    private let continuation: AsyncStream<BotEvent>.Continuation
+    /// Where ``events`` wait for their consumer: lifecycle and roster kept, statistics coalesced.
+    private let eventBuffer: EventBuffer<BotEvent>
+    /// The event counts of channels the bot has left (it gets a new one on each rejoin).
+    private var retiredEventCounts = EventBufferCounts()
     private let engine: AgentEngine
     private let ownsEngine: Bool
     private var channel: Channel?
@@ -57,7 +60,8 @@ public actor Bot {
         self.configuration = configuration
         self.engine = engine
         self.ownsEngine = ownsEngine
-        (events, continuation) = AsyncStream<BotEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        eventBuffer = EventBuffer<BotEvent>()
+        events = eventBuffer.stream
     }
 
     /// Joins the room, publishes `media` and returns once the media flows.
@@ -67,8 +71,8 @@ public actor Bot {
         guard !started else { throw BotError.alreadyStarted }
         started = true
         let tracks = try media.tracks()
-        let continuation = self.continuation
-        let emit: @Sendable (BotEvent) -> Void = { continuation.yield($0) }
+        let eventBuffer = self.eventBuffer
+        let emit: @Sendable (BotEvent) -> Void = { eventBuffer.yield($0) }
         let options = ChannelOptions(
             role: .host, display: configuration.display, pin: configuration.pin, create: configuration.create,
             iceAddresses: configuration.iceAddresses, statsInterval: configuration.statsInterval, connectTimeout: configuration.connectTimeout,
@@ -89,8 +93,8 @@ public actor Bot {
     private func join(_ options: ChannelOptions) async throws -> (Channel, PublishSession, String) {
         let channel = try await engine.join(server: configuration.server, room: configuration.room, token: configuration.token, options: options)
         self.channel = channel
-        let continuation = self.continuation
-        forwarding = Self.forward(channel.events, emit: { continuation.yield($0) }, dropped: { [weak self] reason in
+        let eventBuffer = self.eventBuffer
+        forwarding = Self.forward(channel.events, emit: { eventBuffer.yield(Self.addingCounts(of: eventBuffer, to: $0)) }, dropped: { [weak self] reason in
             Task { await self?.dropped(reason) }
         })
         guard let publishing = await channel.publishSession, let publisherID = await channel.localUserID else {
@@ -105,7 +109,7 @@ public actor Bot {
     private func dropped(_ reason: String) {
         guard !stopped, recovery == nil else { return }
         guard configuration.reconnect.maximumAttempts != 0 else {
-            continuation.yield(.connectionLost(reason))
+            eventBuffer.yield(.connectionLost(reason))
             return
         }
         recovery = Task { await self.recover(reason) }
@@ -116,38 +120,50 @@ public actor Bot {
         let droppedAt = ContinuousClock.now
         if let old = channel {
             channel = nil
-            await engine.leave(old)
+            await leave(old)
         }
         var attempt = 1
         while !stopped, let options {
             guard let delay = configuration.reconnect.delay(beforeAttempt: attempt, elapsed: .now - droppedAt) else {
-                continuation.yield(.connectionLost("\(reason); gave up after \(attempt - 1) attempt(s) to rejoin"))
+                eventBuffer.yield(.connectionLost("\(reason); gave up after \(attempt - 1) attempt(s) to rejoin"))
                 return
             }
-            continuation.yield(.reconnecting(attempt: attempt, reason: reason))
+            eventBuffer.yield(.reconnecting(attempt: attempt, reason: reason))
             do { try await Task.sleep(for: delay) } catch { return }
             guard !stopped else { return }
             do {
                 let (_, publishing, publisherID) = try await join(options)
                 guard !stopped else { return }
                 try await pacing?.switchPublishing(to: publishing, tracks: await channel?.publishedTracks ?? [])
-                continuation.yield(.reconnected(publisherID: publisherID))
+                eventBuffer.yield(.reconnected(publisherID: publisherID))
                 return
             } catch let error as AgentError where error.isRefusal {
                 if let failed = channel {
                     channel = nil
-                    await engine.leave(failed)
+                    await leave(failed)
                 }
-                continuation.yield(.connectionLost("\(reason); rejoining was refused: \(error)"))
+                eventBuffer.yield(.connectionLost("\(reason); rejoining was refused: \(error)"))
                 return
             } catch {
                 if let failed = channel {
                     channel = nil
-                    await engine.leave(failed)
+                    await leave(failed)
                 }
                 attempt += 1
             }
         }
+    }
+
+    /// Leaves `channel`, keeping its event counts for ``eventCounts()``.
+    private func leave(_ channel: Channel) async {
+        await engine.leave(channel)
+        retiredEventCounts = retiredEventCounts + channel.eventCounts
+    }
+
+    /// What ``events`` and the bot's channels' streams coalesced or dropped because a consumer was
+    /// behind, over the bot's life (also in each ``BotEvent/statistics(_:)``, for the current channel).
+    public func eventCounts() -> EventBufferCounts {
+        retiredEventCounts + (channel?.eventCounts ?? EventBufferCounts()) + eventBuffer.counts
     }
 
     /// Sends a data message to everyone subscribed to the bot's data.
@@ -197,15 +213,15 @@ public actor Bot {
         pacing = nil
         if let channel {
             finalStatistics = await sendStatistics()
-            await engine.leave(channel)
+            await leave(channel)
         }
         channel = nil
         if ownsEngine { await engine.shutdown() }
         // The channel's events end with its leaving: pass on what came before, then stop.
         await forwarding?.value
         forwarding = nil
-        continuation.yield(.stopped)
-        continuation.finish()
+        eventBuffer.yield(.stopped)
+        eventBuffer.finish()
     }
 
     /// Passes the channel's roster, data, statistics and connection loss on as bot events; a
@@ -221,6 +237,7 @@ public actor Bot {
                 case .trackSubscribed(let user, let track): emit(.trackSubscribed(participantID: user.id, display: user.display, track: track))
                 case .dataReceived(let from, let payload): emit(.dataReceived(from: from?.id, payload: payload))
                 case .statsReport(let report): emit(.statistics(report))
+                case .eventsLost(let count): emit(.eventsLost(count: count))
                 case .connectionStateChanged(.disconnected(let reason)):
                     switch reason {
                     case .left: break
@@ -232,6 +249,13 @@ public actor Bot {
                 }
             }
         }
+    }
+
+    /// A statistics report carries the bot's own stream's counts beside its channel's.
+    private static func addingCounts(of buffer: EventBuffer<BotEvent>, to event: BotEvent) -> BotEvent {
+        guard case .statistics(var report) = event else { return event }
+        report.events = report.events + buffer.counts
+        return .statistics(report)
     }
 
     /// The media errors a bot's callers know as ``BotError``; the room's stay ``AgentError``.

@@ -35,6 +35,9 @@ public enum BotEvent: Sendable {
     case connectionLost(String)
     /// The bot stopped publishing; no more events follow.
     case stopped
+    /// The consumer of ``Bot/events`` (or the bot's own reading of its channel) fell so far behind
+    /// that `count` events that belonged here were discarded (see ``EventBuffer``).
+    case eventsLost(count: Int)
 
     public enum PlaybackEnd: Sendable, Equatable {
         case endOfFiles

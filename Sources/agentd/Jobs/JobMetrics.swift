@@ -1,3 +1,5 @@
+import Agent
+
 /// What /metrics shows about jobs: gauges for now, and counters over the daemon's life (the
 /// ended jobs' final figures plus the running jobs' current ones).
 struct JobMetrics: Sendable, Equatable {
@@ -8,11 +10,13 @@ struct JobMetrics: Sendable, Equatable {
     var received = ReceiveCounters()
     var bytesWritten: Int64 = 0
     var writerDrops: Int64 = 0
+    var events = EventBufferCounts()
 
     mutating func noteEnded(_ progress: JobProgress) {
         received = received + progress.received
         bytesWritten += progress.bytesWritten
         writerDrops += progress.writerDrops
+        events = events + progress.events
     }
 
     mutating func add(active progress: JobProgress) {

@@ -31,6 +31,8 @@ struct JobProgress: Sendable, Equatable {
     var received = ReceiveCounters()
     /// Events the bounded writer queue dropped.
     var writerDrops: Int64 = 0
+    /// What the job's event streams (channel, bot) coalesced or dropped because their reader was behind.
+    var events = EventBufferCounts()
 }
 
 /// A job that ended for a reason worth reading (the room is missing, Janus is down, the disk is full).

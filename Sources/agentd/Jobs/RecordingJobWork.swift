@@ -26,7 +26,7 @@ struct RecordingJobWork: JobWork {
         let recorder = job.progress
         return JobProgress(
             started: job.isRecording, participants: recorder.participantsPresent, bytesWritten: recorder.bytesWritten,
-            received: job.totals.counters, writerDrops: recorder.eventsDropped)
+            received: job.totals.counters, writerDrops: recorder.eventsDropped, events: job.eventCounts)
     }
 
     var details: [String: JSONValue] {

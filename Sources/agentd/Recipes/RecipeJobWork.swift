@@ -53,7 +53,7 @@ struct RecipeJobWork: JobWork {
     }
 
     private static func progress(_ outcome: RecipeOutcome) -> JobProgress {
-        JobProgress(started: outcome.participants > 0, participants: outcome.participants, bytesWritten: 0)
+        JobProgress(started: outcome.participants > 0, participants: outcome.participants, bytesWritten: 0, events: outcome.events)
     }
 }
 

@@ -1,3 +1,4 @@
+import Agent
 import Foundation
 
 /// What a recipe run did: the counters behind `agentd bot`'s closing line, a daemon job's
@@ -23,6 +24,8 @@ struct RecipeOutcome: Sendable, Equatable {
     var speechFailures = 0
     var echoedFrames = 0
     var echoedTracks = 0
+    /// What the bots' event streams coalesced or dropped because their reader was behind.
+    var events = EventBufferCounts()
     /// The recording job's own summary (the recorder recipe).
     var recording: String?
 

@@ -176,10 +176,12 @@ actor RecipeRunner {
         (next.packetsSent, next.bytesSent, next.framesPlayed, next.passes) = (0, 0, 0, 0)
         (next.messagesSent, next.greetings, next.announcements, next.spoken, next.speechFailures) = (0, 0, 0, 0, 0)
         (next.echoedFrames, next.echoedTracks) = (0, 0)
+        next.events = EventBufferCounts()
         for participant in participants {
             let sent = await participant.bot.sendStatistics()
             next.packetsSent += sent.values.reduce(0) { $0 + $1.packets }
             next.bytesSent += sent.values.reduce(0) { $0 + $1.bytes }
+            next.events = next.events + (await participant.bot.eventCounts())
             let (frames, passes) = await participant.bot.playbackProgress()
             next.framesPlayed += frames
             next.passes = max(next.passes, passes)

@@ -27,6 +27,8 @@ final class RoomRecordingJob: Sendable {
     private let say: @Sendable (String) -> Void
     private let stopRequest = StopRequest()
     private let phaseState = Mutex<Phase>(.idle)
+    /// Where the channel's event counts come from: the channel while it lives, then its final figures.
+    private let eventCountsSource = Mutex<@Sendable () -> EventBufferCounts>({ EventBufferCounts() })
 
     /// - Parameter say: where connection news goes (lost, back again): stderr for the CLI, the log
     ///   for the daemon. Never given a secret.
@@ -37,6 +39,9 @@ final class RoomRecordingJob: Sendable {
     }
 
     var phase: Phase { phaseState.withLock { $0 } }
+
+    /// What the channel's event stream coalesced or dropped (for /metrics).
+    var eventCounts: EventBufferCounts { eventCountsSource.withLock { $0 }() }
 
     /// True from the join until the recording ends.
     var isRecording: Bool {
@@ -98,6 +103,10 @@ final class RoomRecordingJob: Sendable {
             throw JanusFailure.failure(for: error, server: request.server, room: request.room)
         }
         phaseState.withLock { $0 = .recording(recorder) }
+        eventCountsSource.withLock { $0 = { channel.eventCounts } }
+        // The recorder takes every event from the raw sink; the channel's events are read only so
+        // they do not pile up in its buffer (roster kept up to its ceiling) for the whole recording.
+        let drain = Task { for await _ in channel.events {} }
 
         let reason = await waitForEnd(recorder: recorder, connection: connection)
         // The recording ends now; leaving the room takes a moment and is not part of it.
@@ -105,6 +114,9 @@ final class RoomRecordingJob: Sendable {
         recorder.endIntake()
         await engine.leave(channel)
         await engine.shutdown()
+        await drain.value
+        let finalCounts = channel.eventCounts
+        eventCountsSource.withLock { $0 = { finalCounts } }
         let manifest = await recorder.stop(endedAt: endedAt)
         let progress = recorder.progress
         phaseState.withLock { $0 = .finished(progress) }

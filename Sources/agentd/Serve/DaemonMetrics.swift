@@ -14,6 +14,11 @@ enum DaemonMetrics {
         page.add("agentd_plis_sent_total", .counter, help: "RTCP PLIs sent.", Double(jobs.received.plis))
         page.add("agentd_written_bytes_total", .counter, help: "Bytes written to recording files.", Double(jobs.bytesWritten))
         page.add("agentd_writer_queue_drops_total", .counter, help: "Events the bounded writer queues dropped.", Double(jobs.writerDrops))
+        page.add("agentd_events_coalesced_total", .counter, help: "Pending statistics events a newer one replaced while their reader was behind.",
+                 Double(jobs.events.coalesced))
+        page.add("agentd_events_dropped_total", .counter,
+                 help: "Events discarded past an event stream's bounds (data messages past 1024 pending, any past 65536).",
+                 Double(jobs.events.dropped))
         if let process {
             page.add("process_cpu_seconds_total", .counter, help: "User and system CPU time of the daemon.", process.cpuSeconds)
             page.add("process_resident_memory_bytes", .gauge, help: "Resident memory of the daemon.", Double(process.residentBytes))

@@ -19,9 +19,10 @@ import Testing
     }
 
     @Test func heldUntilConnectedThenInOrderAndEndedByDisconnect() async throws {
-        let (events, continuation) = AsyncStream<ChannelEvent>.makeStream()
+        let buffer = EventBuffer<ChannelEvent>()
+        let events = buffer.stream
         let raw = RawEvents()
-        let core = ChannelCore(room: "r", statsInterval: .seconds(1), rawSink: { _ in raw.count.add(1, ordering: .relaxed) }, continuation: continuation)
+        let core = ChannelCore(room: "r", statsInterval: .seconds(1), rawSink: { _ in raw.count.add(1, ordering: .relaxed) }, events: buffer)
         let at = Date()
         core.transition(to: .connecting)
         core.receive(.participantJoined(id: "a", display: "A", at: at))  // during the join
@@ -49,9 +50,42 @@ import Testing
         #expect(core.isFinished)
     }
 
+    /// The channel's own path: 10,000 statistics reports, with a join every tenth and that user's
+    /// leave five later, before the consumer reads. Every join and leave arrives in order, one
+    /// report (the newest, counting the others) is left, and the channel's counts say how many
+    /// were coalesced.
+    @Test func aBurstOfReportsBehindASlowConsumerLosesNoJoin() async {
+        let buffer = EventBuffer<ChannelEvent>()
+        let core = ChannelCore(room: "r", statsInterval: .seconds(1), rawSink: nil, events: buffer)
+        core.transition(to: .connecting)
+        core.transition(to: .connected)
+        for index in 0..<10_000 {
+            if index % 10 == 0 { core.receive(.participantJoined(id: "u\(index)", display: "U", at: Date())) }
+            core.reportStatistics()
+            if index % 10 == 5 { core.receive(.participantLeft(id: "u\(index - 5)", at: Date())) }
+        }
+        core.finish()
+        var roster: [String] = []
+        var reports: [ChannelStatistics] = []
+        for await event in buffer.stream {
+            switch event {
+            case .userJoined(let user): roster.append("+\(user.id)")
+            case .userLeft(let user): roster.append("-\(user.id)")
+            case .statsReport(let report): reports.append(report)
+            default: break
+            }
+        }
+        #expect(roster == stride(from: 0, to: 10_000, by: 10).flatMap { ["+u\($0)", "-u\($0)"] })
+        #expect(reports.count == 1)
+        #expect(reports.first?.participants.isEmpty == true, "no user had a track")
+        #expect(reports.first?.events == EventBufferCounts(coalesced: 9_998, dropped: 0), "the counts when the last report was made")
+        #expect(core.eventCounts == EventBufferCounts(coalesced: 9_999, dropped: 0))
+    }
+
     @Test func aFrameAfterALossStopsVideoUntilAKeyframeAndAsksTheSenderForOne() async throws {
-        let (events, continuation) = AsyncStream<ChannelEvent>.makeStream()
-        let core = ChannelCore(room: "r", statsInterval: .seconds(1), rawSink: nil, continuation: continuation)
+        let buffer = EventBuffer<ChannelEvent>()
+        let events = buffer.stream
+        let core = ChannelCore(room: "r", statsInterval: .seconds(1), rawSink: nil, events: buffer)
         let requests = Mutex<[String]>([])
         core.setKeyframeRequester { id, kind in requests.withLock { $0.append("\(id) \(kind)") } }
         core.transition(to: .connecting)

@@ -20,6 +20,7 @@ import Testing
             case .dataReceived(let from, _): "data \(from?.id ?? "-")"
             case .tokenWillExpire: "token"
             case .statsReport: "stats"
+            case .eventsLost(let count): "lost \(count)"
             }
         }
     }

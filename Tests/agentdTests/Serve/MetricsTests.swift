@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+import Agent
+
 @testable import agentd
 
 /// /metrics in Prometheus text format, parsed line by line.
@@ -33,6 +35,18 @@ struct MetricsTests {
             #expect(metrics.value(name) != nil, "no \(name)")
         }
         await daemon.shutdown()
+    }
+
+    @Test("the event streams' coalesced and dropped counts reach /metrics, summed over ended and running jobs")
+    func eventCounts() throws {
+        var jobs = JobMetrics()
+        jobs.noteEnded(JobProgress(events: EventBufferCounts(coalesced: 7, dropped: 1)))
+        jobs.add(active: JobProgress(participants: 2, events: EventBufferCounts(coalesced: 5, dropped: 0)))
+        let metrics = try PrometheusText(parsing: DaemonMetrics.render(jobs: jobs, process: nil))
+        #expect(metrics.value("agentd_events_coalesced_total") == 12)
+        #expect(metrics.value("agentd_events_dropped_total") == 1)
+        #expect(metrics.types["agentd_events_coalesced_total"] == "counter")
+        #expect(metrics.types["agentd_events_dropped_total"] == "counter")
     }
 
     @Test("ProcessStats reads utime+stime and resident pages the way proc(5) lays them out")
