@@ -175,11 +175,7 @@ struct HTTPAbuseTests {
     static func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) throws -> [Int]) async throws -> [[Int]] {
         try await withThrowingTaskGroup(of: [Int].self) { group in
             for index in 0..<count {
-                group.addTask {
-                    try await withCheckedThrowingContinuation { continuation in
-                        Thread { continuation.resume(with: Result { try work(index) }) }.start()
-                    }
-                }
+                group.addTask { try await onOwnThread { try work(index) } }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }

@@ -15,16 +15,16 @@ struct HTTPServerTests {
         let daemon = try InProcessDaemon()
         for _ in 0..<40 {
             let connection = try RawHTTPConnection(port: daemon.port)
-            try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try connection.readResponse().status == 200)
+            try await connection.sending("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.response().status == 200)
             connection.close()
         }
         // A client that half-closes after its requests gets every answer, then the server's EOF.
         let halfClosed = try RawHTTPConnection(port: daemon.port)
-        try halfClosed.send(String(repeating: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", count: 3))
+        try await halfClosed.sending(String(repeating: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", count: 3))
         halfClosed.shutdownWrite()
-        for _ in 0..<3 { #expect(try halfClosed.readResponse().status == 200) }
-        #expect(try halfClosed.readsEOF(), "the server closes a connection the client finished")
+        for _ in 0..<3 { #expect(try await halfClosed.response().status == 200) }
+        #expect(try await halfClosed.eof(), "the server closes a connection the client finished")
         halfClosed.close()
         try await pollUntil(timeout: .seconds(5), "the server to close the client-closed connections") {
             TCPTable.count(localPort: daemon.port, state: .closeWait) == 0
@@ -39,7 +39,7 @@ struct HTTPServerTests {
         let connection = try RawHTTPConnection(port: daemon.port)
         let token = "Authorization: Bearer \(InProcessDaemon.token)\r\n"
         let bot = #"{"recipe": {"linger_ms": 0}}"#
-        try connection.send(
+        try await connection.sending(
             "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET /v1/jobs/0123456789abcdef HTTP/1.1\r\nHost: x\r\n\(token)\r\n"
@@ -47,20 +47,20 @@ struct HTTPServerTests {
                 + "POST /v1/bots HTTP/1.1\r\nHost: x\r\n\(token)Content-Length: \(bot.utf8.count)\r\n\r\n\(bot)"
                 + "HEAD /v1/jobs HTTP/1.1\r\nHost: x\r\n\(token)\r\n"
                 + "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n")
-        let health = try connection.readResponse()
+        let health = try await connection.response()
         #expect(health.status == 200)
-        let head = try connection.readResponse(bodyless: true)
+        let head = try await connection.response(bodyless: true)
         #expect(head.status == 200, "HEAD /healthz: \(head.status)")
         #expect(head.headers["content-length"] == String(health.body.count), "HEAD announces the GET body's length")
-        #expect(try connection.readResponse().status == 404)
-        #expect(try connection.readResponse().status == 401)
-        let created = try connection.readResponse()
+        #expect(try await connection.response().status == 404)
+        #expect(try await connection.response().status == 401)
+        let created = try await connection.response()
         #expect(created.status == 201, "\(created.text)")
-        #expect(try connection.readResponse(bodyless: true).status == 200)
-        #expect(try connection.readResponse().status == 404)
+        #expect(try await connection.response(bodyless: true).status == 200)
+        #expect(try await connection.response().status == 404)
         // The connection stays usable.
-        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try connection.readResponse().status == 200)
+        try await connection.sending("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await connection.response().status == 200)
         connection.close()
         await daemon.shutdown()
     }
@@ -71,26 +71,26 @@ struct HTTPServerTests {
         let started = ContinuousClock.now
         // 300 MB announced, nothing sent: the answer must come anyway.
         let unauthenticated = try RawHTTPConnection(port: daemon.port)
-        try unauthenticated.send("POST /v1/recordings HTTP/1.1\r\nHost: x\r\nContent-Length: 300000000\r\n\r\n{")
-        let refused = try unauthenticated.readResponse()
+        try await unauthenticated.sending("POST /v1/recordings HTTP/1.1\r\nHost: x\r\nContent-Length: 300000000\r\n\r\n{")
+        let refused = try await unauthenticated.response()
         #expect(refused.status == 401)
         #expect(refused.headers["www-authenticate"] == "Bearer realm=\"agentd\"")
         #expect(refused.headers["connection"] == "close")
-        #expect(try unauthenticated.readsEOF())
+        #expect(try await unauthenticated.eof())
 
         let token = "Authorization: Bearer \(InProcessDaemon.token)\r\n"
         let tooLong = try RawHTTPConnection(port: daemon.port)
-        try tooLong.send("POST /v1/bots HTTP/1.1\r\nHost: x\r\n\(token)Content-Length: \(RequestAdmission.maxBodyBytes + 1)\r\n\r\n")
-        let large = try tooLong.readResponse()
+        try await tooLong.sending("POST /v1/bots HTTP/1.1\r\nHost: x\r\n\(token)Content-Length: \(RequestAdmission.maxBodyBytes + 1)\r\n\r\n")
+        let large = try await tooLong.response()
         #expect(large.status == 413)
         #expect(large.json?["error"]?.stringValue?.contains("larger than") == true, "\(large.text)")
 
         // Chunked: refused as soon as the chunks pass the limit, while the client still sends.
         let chunked = try RawHTTPConnection(port: daemon.port)
-        try chunked.send("POST /v1/bots HTTP/1.1\r\nHost: x\r\n\(token)Transfer-Encoding: chunked\r\n\r\n")
+        try await chunked.sending("POST /v1/bots HTTP/1.1\r\nHost: x\r\n\(token)Transfer-Encoding: chunked\r\n\r\n")
         let chunk = Array("4000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x4000) + Array("\r\n".utf8)
-        for _ in 0..<(RequestAdmission.maxBodyBytes / 0x4000 + 1) { try chunked.send(chunk) }
-        #expect(try chunked.readResponse().status == 413)
+        for _ in 0..<(RequestAdmission.maxBodyBytes / 0x4000 + 1) { try await chunked.sending(chunk) }
+        #expect(try await chunked.response().status == 413)
         #expect(ContinuousClock.now - started < .seconds(5), "refusals do not wait for the body")
 
         #expect(try await daemon.client.get("/v1/jobs").json?["jobs"]?.arrayValue?.isEmpty == true, "no job was made")
@@ -104,7 +104,7 @@ struct HTTPServerTests {
         limits.headers = .seconds(1)
         let daemon = try InProcessDaemon(limits: limits)
         let slow = try RawHTTPConnection(port: daemon.port, timeout: .seconds(5))
-        try slow.send("GET /healthz HTTP/1.1\r\n")
+        try await slow.sending("GET /healthz HTTP/1.1\r\n")
         let dribbled = Task {
             for _ in 0..<50 {
                 guard (try? slow.send("X-Slow: y\r\n")) != nil else { return }
@@ -115,7 +115,7 @@ struct HTTPServerTests {
         while ContinuousClock.now - started < .milliseconds(500) {
             #expect(try await daemon.client.get("/healthz").status == 200)
         }
-        let answer = try slow.readResponse()
+        let answer = try await slow.response()
         dribbled.cancel()
         #expect(answer.status == 408)
         #expect(ContinuousClock.now - started < .seconds(3), "cut at the deadline, not when the client gives up")
@@ -134,12 +134,14 @@ struct HTTPServerTests {
         let started = ContinuousClock.now
         #expect(try await daemon.client.get("/healthz").status == 200)
         var closed = 0
-        for connection in idle.prefix(15) where try connection.readsEOF() { closed += 1 }
+        for connection in idle.prefix(15) {
+            if try await connection.eof() { closed += 1 }
+        }
         #expect(closed == 15, "\(closed) of the 15 oldest idle clients were closed by the server")
         #expect(ContinuousClock.now - started < .seconds(5), "closed to make room, not at the header deadline")
         // The newest are still open: a request on one is answered.
-        try idle[23].send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try idle[23].readResponse().status == 200)
+        try await idle[23].sending("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await idle[23].response().status == 200)
         for connection in idle { connection.close() }
         await daemon.shutdown()
     }

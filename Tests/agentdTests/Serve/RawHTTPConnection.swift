@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A blocking TCP client for the HTTP tests that need what URLSession hides: keep-alive on
 /// purpose, pipelining, half-written requests, bodies that are never sent. Every read has a
@@ -133,4 +134,13 @@ final class RawHTTPConnection: @unchecked Sendable {
             throw Failure(description: "recv: \(String(cString: strerror(errno)))")
         }
     }
+}
+
+/// The blocking calls on a thread of their own (``onOwnThread(_:)``), for tests whose server runs
+/// in the test process and needs the cooperative pool to answer.
+extension RawHTTPConnection {
+    func sending(_ text: String) async throws { try await sending(Array(text.utf8)) }
+    func sending(_ bytes: [UInt8]) async throws { try await onOwnThread { try self.send(bytes) } }
+    func response(bodyless: Bool = false) async throws -> Response { try await onOwnThread { try self.readResponse(bodyless: bodyless) } }
+    func eof() async throws -> Bool { try await onOwnThread { try self.readsEOF() } }
 }
