@@ -59,8 +59,9 @@ public struct SessionDescription: Equatable, Sendable, SDPAttributeHolder {
 
     private static func parseMediaLine(_ value: Substring, number: Int) throws(SDPError) -> MediaDescription {
         let parts = value.split(separator: " ")
-        // The port may carry a count ("9/2"); only the port matters here.
-        guard parts.count >= 3, let port = Int(parts[1].split(separator: "/")[0]), (0...65535).contains(port) else {
+        // The port may carry a count ("9/2"); only the port matters here. It is the text before
+        // the first "/": splitting "/" at "/" gives no pieces at all (`m=audio / …` trapped).
+        guard parts.count >= 3, let port = SDPNumber.decimal(parts[1].prefix { $0 != "/" }), port <= 65535 else {
             throw .badMediaLine(number: number, line: "m=" + String(value.prefix(80)))
         }
         return MediaDescription(kind: String(parts[0]), port: port, proto: String(parts[2]), formats: parts.dropFirst(3).map(String.init))
