@@ -15,8 +15,19 @@ import Foundation
 ///
 /// Reading streams from disk. Only the first Opus logical stream is read; pages of other
 /// multiplexed streams are skipped, and a chained file ends at the first stream's end.
+///
+/// Reading is bounded, so a file that is not what it claims costs little: the first page must
+/// start within ``firstPageSearchLimit`` bytes (a 20 GB non-Ogg file was read to its end before
+/// it was called "not Ogg"), the headers must end within ``headerSizeLimit`` bytes, and an
+/// audio packet may span pages for at most ``packetSizeLimit`` bytes.
 public final class OggOpusReader {
     public static let sampleRate: Int64 = 48_000
+    /// An Ogg file starts with a page (RFC 3533 §6); this allows for junk a tool may put first.
+    public static let firstPageSearchLimit = 64 << 10
+    /// OpusHead and OpusTags are a few hundred bytes; tags with pictures can be larger.
+    public static let headerSizeLimit = 16 << 20
+    /// An Opus packet holds at most 120 ms of 1275-byte frames (RFC 6716 §3.2.5): 61,200 bytes.
+    public static let packetSizeLimit = 1 << 20
 
     public let path: String
     public let head: OpusHead
@@ -60,8 +71,9 @@ public final class OggOpusReader {
         let head: OpusHead
         let tags: OpusTags
         do {
-            head = try Self.readHeaders(handle: handle, sync: sync, stream: stream, path: path, serial: &serial)
-            tags = try Self.readTags(handle: handle, sync: sync, stream: stream, path: path, serial: serial)
+            var budget = ReadBudget(bytesLeft: Self.firstPageSearchLimit, whenSpent: .notOgg(path: path))
+            head = try Self.readHeaders(handle: handle, sync: sync, stream: stream, path: path, serial: &serial, budget: &budget)
+            tags = try Self.readTags(handle: handle, sync: sync, stream: stream, path: path, serial: serial, budget: &budget)
         } catch {
             Self.free(sync: sync, stream: stream, handle: handle)
             throw error
@@ -95,7 +107,8 @@ public final class OggOpusReader {
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
             if endOfStream { return nil }
-            guard let page = try Self.nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile) else {
+            var unbounded: ReadBudget?
+            guard let page = try Self.nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &unbounded) else {
                 return nil
             }
             try process(page)
@@ -117,6 +130,11 @@ public final class OggOpusReader {
         guard ogg_page_serialno(&page) == serial else { return }
         ogg_stream_pagein(stream, &page)
         unstamped += Self.drainPackets(stream, gaps: &gaps)
+        // What is left in libogg's buffer is a packet still being continued on later pages.
+        let pending = stream.pointee.body_fill - stream.pointee.body_returned
+        guard pending <= Self.packetSizeLimit else {
+            throw .packetTooLarge(index: packetsRead + ready.count + unstamped.count, bytes: pending)
+        }
         let granule = ogg_page_granulepos(&page)
         let isLast = ogg_page_eos(&page) != 0
         if isLast { endOfStream = true }
@@ -155,10 +173,17 @@ public final class OggOpusReader {
     /// Finds the first logical stream whose first packet is OpusHead and parses it.
     private static func readHeaders(handle: FileHandle, sync: UnsafeMutablePointer<ogg_sync_state>,
                                     stream: UnsafeMutablePointer<ogg_stream_state>, path: String,
-                                    serial: inout Int32) throws(OggOpusReaderError) -> OpusHead {
+                                    serial: inout Int32, budget: inout ReadBudget) throws(OggOpusReaderError) -> OpusHead {
         var endOfFile = false
         var sawPage = false
-        while let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile) {
+        var pageBudget: ReadBudget? = budget
+        defer { budget = pageBudget ?? budget }
+        while let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &pageBudget) {
+            if !sawPage {
+                // Found in time: the rest of the headers get the header limit, less what was read.
+                let read = firstPageSearchLimit - (pageBudget?.bytesLeft ?? 0)
+                pageBudget = ReadBudget(bytesLeft: headerSizeLimit - read, whenSpent: .headersTooLarge(path: path, limit: headerSizeLimit))
+            }
             sawPage = true
             var page = copy.page
             // Beginning-of-stream pages come first (RFC 3533 §4); past them no new stream starts.
@@ -182,14 +207,16 @@ public final class OggOpusReader {
     /// Reads the OpusTags packet that follows OpusHead, however many pages it spans.
     private static func readTags(handle: FileHandle, sync: UnsafeMutablePointer<ogg_sync_state>,
                                  stream: UnsafeMutablePointer<ogg_stream_state>, path: String,
-                                 serial: Int32) throws(OggOpusReaderError) -> OpusTags {
+                                 serial: Int32, budget: inout ReadBudget) throws(OggOpusReaderError) -> OpusTags {
         var endOfFile = false
         var gaps = 0
+        var pageBudget: ReadBudget? = budget
+        defer { budget = pageBudget ?? budget }
         while true {
             if let packet = drainPackets(stream, gaps: &gaps, limit: 1).first {
                 return try OpusTags(parsing: packet)
             }
-            guard let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile) else {
+            guard let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &pageBudget) else {
                 throw .truncatedHeaders(path: path)
             }
             var page = copy.page
@@ -205,8 +232,15 @@ public final class OggOpusReader {
         var page: ogg_page
     }
 
+    /// How many more bytes may be read from the file, and what to throw when they are spent.
+    private struct ReadBudget {
+        var bytesLeft: Int
+        var whenSpent: OggOpusReaderError
+    }
+
+    /// The next page; nil at the end of the file. With a budget, reading past it throws its error.
     private static func nextPage(handle: FileHandle, sync: UnsafeMutablePointer<ogg_sync_state>, path: String,
-                                 endOfFile: inout Bool) throws(OggOpusReaderError) -> OggPageCopy? {
+                                 endOfFile: inout Bool, budget: inout ReadBudget?) throws(OggOpusReaderError) -> OggPageCopy? {
         var page = ogg_page()
         while true {
             let result = ogg_sync_pageout(sync, &page)
@@ -214,9 +248,14 @@ public final class OggOpusReader {
             // -1: bytes skipped to regain sync (garbage between pages); keep looking.
             if result < 0 { continue }
             if endOfFile { return nil }
+            var chunkSize = 16_384
+            if let budget {
+                guard budget.bytesLeft > 0 else { throw budget.whenSpent }
+                chunkSize = min(chunkSize, budget.bytesLeft)
+            }
             let chunk: Data
             do {
-                chunk = try handle.read(upToCount: 16_384) ?? Data()
+                chunk = try handle.read(upToCount: chunkSize) ?? Data()
             } catch {
                 throw .io(operation: "read", path: path, message: "\(error)")
             }
@@ -224,6 +263,7 @@ public final class OggOpusReader {
                 endOfFile = true
                 continue
             }
+            budget?.bytesLeft -= chunk.count
             guard let buffer = ogg_sync_buffer(sync, chunk.count) else {
                 throw .io(operation: "ogg_sync_buffer", path: path, message: "out of memory")
             }
