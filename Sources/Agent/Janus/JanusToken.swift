@@ -14,7 +14,8 @@ public struct JanusToken: Sendable, Equatable, CustomStringConvertible {
 
     /// Mints a signed token. For development and tests; production tokens come from the operator.
     public static func mint(secret: String, plugins: [String], expiry: Date) -> JanusToken {
-        let expirySeconds = Int(expiry.timeIntervalSince1970)
+        // Held to what a Double counts exactly, so converting it cannot trap on a far date.
+        let expirySeconds = Int(max(-0x1p53, min(expiry.timeIntervalSince1970.rounded(.down), 0x1p53)))
         let payload = "\(expirySeconds),janus,\(plugins.joined(separator: ","))"
         let signature = hmacSHA1(key: Array(secret.utf8), message: Array(payload.utf8))
         let value = payload + ":" + Data(signature).base64EncodedString()
