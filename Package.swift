@@ -45,6 +45,14 @@ let package = Package(
         .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-bench"),
         // Writes the media samples (scripts/make-samples) with our own encoders and writers.
         .executableTarget(name: "agentd-samples", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-samples"),
+        // Fuzz targets for every parser of untrusted bytes (Fuzz/Targets), driven by libFuzzer in a
+        // `-sanitize=fuzzer,address -D FUZZING` build of agentd-fuzz (scripts/fuzz); a normal build of
+        // agentd-fuzz replays inputs, and FuzzTests replays the committed corpora in `swift test`.
+        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit"], path: "Fuzz/Targets"),
+        // Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz build; unused otherwise.
+        .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+        .executableTarget(name: "agentd-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Fuzz/Driver"),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests"),
         // Helpers the test targets share: peer processes, the lab's env file, polling.
         .target(name: "TestSupport", dependencies: ["Agent"], path: "Tests/TestSupport"),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims", "TestSupport"]),

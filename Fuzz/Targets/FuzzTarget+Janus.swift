@@ -1,0 +1,55 @@
+import Agent
+import Foundation
+
+extension FuzzTarget {
+    /// Janus messages and API bodies: JSON text into ``JSONValue``, then into ``JanusMessage``
+    /// and VideoRoom events. A value must serialize to text that parses back equal, and the
+    /// parser must agree with `JSONDecoder` on every text both are given (it replaced it).
+    public static let janusJSON = FuzzTarget(name: "janus-json", summary: "JSONValue(parsing:), serialized(), JanusMessage, VideoRoomEvent, JSONDecoder agreement", maxInputLength: 8192) { bytes in
+        let parsed = Result { () throws(JSONParseError) in try JSONValue(parsing: bytes) }
+        agreesWithJSONDecoder(bytes, parsed: parsed)
+        guard case .success(let value) = parsed else { return }
+        let text = value.serialized()
+        let again = try? JSONValue(parsing: text)
+        FuzzCheck.expect(again == value, "\(text) reads back as \(String(describing: again))")
+        guard let message = try? JanusMessage(json: value) else { return }
+        _ = message.pluginError
+        if let pluginData = message.pluginData { _ = VideoRoomEvent(pluginData: pluginData) }
+        if let data = message.data { _ = VideoRoomEvent(pluginData: data) }
+    }
+
+    /// Texts the old JSONDecoder-based reading took must still read the same, and the other way
+    /// round. Only shallow texts: the Decodable path costs more with depth, and is bounded at 64.
+    ///
+    /// One known difference: JSONDecoder checks a string only when something decodes it, so a bad
+    /// string under a repeated key (whose first value wins) passes it. JSONSerialization reads
+    /// every string, so where only JSONDecoder accepts, JSONSerialization must refuse.
+    private static func agreesWithJSONDecoder(_ bytes: UnsafeRawBufferPointer, parsed: Result<JSONValue, JSONParseError>) {
+        guard bytes.count <= 1024, String(validating: bytes, as: UTF8.self) != nil else { return }
+        let data = Data(bytes)
+        let decoded = try? JSONDecoder().decode(JSONValue.self, from: data)
+        switch (decoded, parsed) {
+        case (let decoded?, .success(let parsed)):
+            FuzzCheck.expect(decoded == parsed, "JSONDecoder read \(decoded), the parser \(parsed)")
+        case (let decoded?, .failure(let error)):
+            FuzzCheck.expect((try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil,
+                             "JSONDecoder and JSONSerialization read \(decoded), the parser failed: \(error)")
+        case (nil, .success(let parsed)):
+            FuzzCheck.expect(false, "JSONDecoder failed, the parser read \(parsed)")
+        case (nil, .failure):
+            break
+        }
+    }
+
+    /// Janus core tokens, from the command line, recipes and the API: reading one never traps,
+    /// whatever its expiry says, and neither does asking when to warn before it runs out.
+    public static let janusToken = FuzzTarget(name: "janus-token", summary: "JanusToken(_:), expiry, plugins, warningDelay", maxInputLength: 512) { bytes in
+        let token = JanusToken(String(decoding: bytes, as: UTF8.self))
+        _ = token.description
+        for lead in [Duration.zero, .seconds(30), .seconds(Int64.max)] {
+            _ = token.warningDelay(lead: lead, now: Date(timeIntervalSince1970: 1_700_000_000))
+        }
+        _ = token.warningDelay(lead: .seconds(1), now: .distantPast)
+        _ = token.warningDelay(lead: .seconds(1), now: .distantFuture)
+    }
+}
