@@ -28,9 +28,11 @@ public struct SessionDescription: Equatable, Sendable, SDPAttributeHolder {
         var description = SessionDescription(lines: [])
         var current: MediaDescription?
         var number = 0
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        // A bare CR ends a line too: kept inside a value, it would end the line in the text we
+        // write back (an answer copies fmtp values from the offer), and other parsers would
+        // read what follows it as a line of its own.
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             number += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             if line.isEmpty { continue }
             guard line.count >= 2, line[line.index(after: line.startIndex)] == "=", let type = line.first else {
                 throw .malformedLine(number: number, line: String(line.prefix(80)))

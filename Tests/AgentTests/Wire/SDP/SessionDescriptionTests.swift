@@ -109,6 +109,19 @@ import Testing
         #expect(throws: expected) { try SessionDescription.parse(text) }
     }
 
+    /// Fuzz fixture (sdp target, minimized): `v=0\no=\r\r`. The first CR stayed in the value and
+    /// the text written back ended that line early. A bare CR now ends a line, so a value never
+    /// holds one: an offer's `a=fmtp:0 x\ra=injected` cannot smuggle a line into our answer.
+    @Test func aBareCarriageReturnEndsALine() throws {
+        let fixture = try SessionDescription.parse("v=0\no=\r\r")
+        #expect(fixture.lines == [SDPLine(type: "o", value: "")])
+        #expect(try SessionDescription.parse(fixture.text) == fixture)
+        let offer = try SessionDescription.parse("v=0\r\nm=audio 9 RTP/AVP 0\r\na=fmtp:0 x\ra=injected\r\r\n")
+        #expect(offer.media.first?.formatParameters(payloadType: 0) == "x")
+        #expect(offer.media.first?.hasAttribute("injected") == true)
+        #expect(try SessionDescription.parse(offer.text) == offer)
+    }
+
     @Test func portWithCountStillReads() throws {
         #expect(try SessionDescription.parse("v=0\r\nm=audio 9/2 RTP/AVP 0\r\n").media.first?.port == 9)
     }
