@@ -30,6 +30,9 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
         return 2
     }
     selectedTarget = target
+    // libFuzzer runs itself again for -minimize_crash, -merge and -fork, with the arguments it
+    // was given, which no longer name the target: the environment does.
+    setenv("AGENTD_FUZZ_TARGET", target.name, 1)
     if !arguments.contains(where: { $0.hasPrefix("-max_len=") }) { arguments.insert("-max_len=\(target.maxInputLength)", at: 1) }
     // libFuzzer keeps argv for the whole run, so the copies are never freed.
     var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
