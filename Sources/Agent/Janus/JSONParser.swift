@@ -9,7 +9,8 @@
 /// It reads what `JSONDecoder` read, so nothing that parsed before fails now: a trailing comma
 /// in an array or object and a leading byte-order mark are tolerated, a repeated object key
 /// keeps its first value, and a number with a fraction or exponent whose value is a whole
-/// Int64 (`1.0`, `1e2`) is an integer.
+/// Int64 (`1.0`, `1e2`) is an integer. One difference: JSONDecoder checked a string only when
+/// something decoded it, so a malformed string under a repeated key passed; it is refused here.
 struct JSONParser {
     /// Deep enough for any message Janus or a client sends (they nest fewer than ten levels).
     static let defaultMaxDepth = 64
@@ -130,37 +131,92 @@ struct JSONParser {
     // MARK: - Numbers
 
     /// RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    ///
+    /// Integers and Doubles as JSONDecoder told them apart when asked for an Int64 first: a plain
+    /// literal is an integer when it fits Int64 exactly. One with a fraction or an exponent is read
+    /// as a Double, and is an integer when that Double is whole and fits Int64: below 2^53 the
+    /// Double's value (`1.0`, `15e2`, `1e-400` is 0, `1.0000000000000001` is 1), from 2^53 up the
+    /// literal's own digits without their fraction, since a Double is too coarse there
+    /// (`-64555555555555550.0` is not ...552; `12345678901234567.5` is ...567). Anything else is
+    /// a Double.
     private mutating func number() throws(JSONParseError) -> JSONValue {
         let start = offset
-        if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+        let negative = bytes[offset] == UInt8(ascii: "-")
+        if negative { offset += 1 }
         guard offset < bytes.count, isDigit(bytes[offset]) else { throw .invalidNumber(offset: start) }
+        let integerStart = offset
         if bytes[offset] == UInt8(ascii: "0") {
             offset += 1
             if offset < bytes.count, isDigit(bytes[offset]) { throw .invalidNumber(offset: start) }
         } else {
             skipDigits()
         }
-        var isWhole = true
+        let integerDigits = integerStart..<offset
+        var fractionDigits = offset..<offset
         if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
-            isWhole = false
             offset += 1
+            let fractionStart = offset
             guard offset < bytes.count, isDigit(bytes[offset]) else { throw .invalidNumber(offset: start) }
             skipDigits()
+            fractionDigits = fractionStart..<offset
         }
+        var exponent = 0
+        var hasExponent = false
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
-            isWhole = false
+            hasExponent = true
             offset += 1
-            if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+            var exponentNegative = false
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
+                exponentNegative = bytes[offset] == UInt8(ascii: "-")
+                offset += 1
+            }
             guard offset < bytes.count, isDigit(bytes[offset]) else { throw .invalidNumber(offset: start) }
-            skipDigits()
+            while offset < bytes.count, isDigit(bytes[offset]) {
+                // Far past any Int64 or Double either way; held there so it cannot overflow.
+                exponent = min(exponent * 10 + Int(bytes[offset] - UInt8(ascii: "0")), 1_000_000)
+                offset += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        let plain = fractionDigits.isEmpty && !hasExponent
+        if plain, let integer = truncatedValue(negative: negative, integerDigits: integerDigits, fractionDigits: fractionDigits, exponent: 0) {
+            return .integer(integer)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-        // A literal without fraction or exponent is an integer when it fits Int64 exactly; one
-        // with them is an integer when its value is whole and fits (as JSONDecoder read it).
-        if isWhole, let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text), double.isFinite else { throw .numberOutOfRange(offset: start) }
-        if !isWhole, let integer = Int64(exactly: double) { return .integer(integer) }
-        return .double(double)
+        guard !plain, let whole = Int64(exactly: double) else { return .double(double) }
+        if double.magnitude < 0x1p53 { return .integer(whole) }
+        // JSONDecoder's digits-without-fraction path never gave Int64.min.
+        guard let integer = truncatedValue(negative: negative, integerDigits: integerDigits, fractionDigits: fractionDigits, exponent: exponent),
+            integer != .min
+        else { return .double(double) }
+        return .integer(integer)
+    }
+
+    /// `integer.fraction × 10^exponent` without its fraction (truncated toward zero), exactly,
+    /// when that fits Int64; else nil.
+    private func truncatedValue(negative: Bool, integerDigits: Range<Int>, fractionDigits: Range<Int>, exponent: Int) -> Int64? {
+        var digits = Array(bytes[integerDigits]) + Array(bytes[fractionDigits])
+        var scale = exponent - fractionDigits.count
+        if scale < 0 {
+            digits.removeLast(min(-scale, digits.count))
+            scale = 0
+        }
+        guard let first = digits.firstIndex(where: { $0 != UInt8(ascii: "0") }) else { return 0 }
+        digits.removeFirst(first)
+        guard digits.count + scale <= 19 else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in digits + Array(repeating: UInt8(ascii: "0"), count: scale) {
+            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            magnitude = sum
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)
+        }
+        return Int64(exactly: magnitude)
     }
 
     private mutating func skipDigits() {
