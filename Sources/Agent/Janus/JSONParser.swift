@@ -137,8 +137,8 @@ struct JSONParser {
     /// as a Double, and is an integer when that Double is whole and fits Int64: below 2^53 the
     /// Double's value (`1.0`, `15e2`, `1e-400` is 0, `1.0000000000000001` is 1), from 2^53 up the
     /// literal's own digits without their fraction, since a Double is too coarse there
-    /// (`-64555555555555550.0` is not ...552; `12345678901234567.5` is ...567). Anything else is
-    /// a Double.
+    /// (`-64555555555555550.0` is not ...552; `12345678901234567.5` is ...567), unless they are
+    /// more than 64 bits of significant digits. Anything else is a Double.
     private mutating func number() throws(JSONParseError) -> JSONValue {
         let start = offset
         let negative = bytes[offset] == UInt8(ascii: "-")
@@ -179,10 +179,8 @@ struct JSONParser {
             if exponentNegative { exponent = -exponent }
         }
         let plain = fractionDigits.isEmpty && !hasExponent
-        if plain, let integer = truncatedValue(negative: negative, integerDigits: integerDigits, fractionDigits: fractionDigits, exponent: 0) {
-            return .integer(integer)
-        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        if plain, let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text), double.isFinite else { throw .numberOutOfRange(offset: start) }
         guard !plain, let whole = Int64(exactly: double) else { return .double(double) }
         if double.magnitude < 0x1p53 { return .integer(whole) }
@@ -194,9 +192,18 @@ struct JSONParser {
     }
 
     /// `integer.fraction × 10^exponent` without its fraction (truncated toward zero), exactly,
-    /// when that fits Int64; else nil.
+    /// when that fits Int64; else nil. Also nil, as in JSONDecoder (its Decimal holds them in
+    /// 64 bits there), when the significant digits (no leading or trailing zeros) exceed 2^64.
     private func truncatedValue(negative: Bool, integerDigits: Range<Int>, fractionDigits: Range<Int>, exponent: Int) -> Int64? {
         var digits = Array(bytes[integerDigits]) + Array(bytes[fractionDigits])
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }.reversed().drop { $0 == UInt8(ascii: "0") }
+        var significand: UInt64 = 0
+        for digit in significant.reversed() {
+            let (times10, overflow) = significand.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            significand = sum
+        }
         var scale = exponent - fractionDigits.count
         if scale < 0 {
             digits.removeLast(min(-scale, digits.count))

@@ -26,7 +26,9 @@ struct JSONValueTests {
         ("12345678901234567.5", .integer(12_345_678_901_234_567)), ("1.0000000000000001", .integer(1)),
         ("9007199254740993.0", .integer(9_007_199_254_740_993)), ("-9223372036854775807.0", .integer(-9_223_372_036_854_775_807)),
         ("9223372036854775295.0", .integer(9_223_372_036_854_775_295)), ("9223372036854775296.0", .double(9.223372036854775808e18)),
-        ("0.1e1", .integer(1)), ("0.5", .double(0.5)), (#"{"x":[false,{"y":"z"}],"n":null}"#, .object(["x": .array([.bool(false), .object(["y": .string("z")])]), "n": .null])),
+        ("0.1e1", .integer(1)), ("0.5", .double(0.5)), ("-64555555555555551.0011", .double(-6.455555555555555e16)),
+        ("18446744073709551.615", .integer(18_446_744_073_709_551)), ("18446744073709551.616", .double(1.844674407370955e16)),
+        ("12345678901234567.00000000", .integer(12_345_678_901_234_567)), ("1234567890123456700110e-5", .double(1.2345678901234568e16)), (#"{"x":[false,{"y":"z"}],"n":null}"#, .object(["x": .array([.bool(false), .object(["y": .string("z")])]), "n": .null])),
     ] as [(String, JSONValue)])
     func compatible(text: String, expected: JSONValue) throws {
         #expect(try JSONValue(parsing: text) == expected)
