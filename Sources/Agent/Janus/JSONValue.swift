@@ -98,16 +98,15 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 /// and nesting past ``defaultMaxDepth`` is refused, which bounds what a hostile document costs.
 extension JSONValue: Codable {
     public init(from decoder: Decoder) throws {
-        guard decoder.codingPath.count < Self.defaultMaxDepth else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "arrays and objects nest deeper than \(Self.defaultMaxDepth)"))
-        }
         let container = try decoder.singleValueContainer()
+        // The coding path holds one entry per enclosing array or object: at the limit only a
+        // scalar may follow, as in the parser.
+        let mayNest = decoder.codingPath.count < Self.defaultMaxDepth
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode([JSONValue].self) {
+        } else if mayNest, let value = try? container.decode([JSONValue].self) {
             self = .array(value)
-        } else if let value = try? container.decode([String: JSONValue].self) {
+        } else if mayNest, let value = try? container.decode([String: JSONValue].self) {
             self = .object(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
@@ -118,7 +117,8 @@ extension JSONValue: Codable {
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: mayNest ? "not a JSON value" : "arrays and objects nest deeper than \(Self.defaultMaxDepth)")
         }
     }
 

@@ -119,6 +119,9 @@ struct JSONValueTests {
         #expect(try JSONDecoder().decode(JSONValue.self, from: Data(Self.nested(64).utf8)) == (try JSONValue(parsing: Self.nested(64))))
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(JSONValue.self, from: Data(Self.nested(65).utf8)) }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(JSONValue.self, from: Data(Self.nested(500).utf8)) }
+        // Fuzz fixture (janus-json): a scalar inside 64 arrays is within the limit on both paths.
+        let scalarAtTheLimit = String(repeating: "[", count: 64) + "2" + String(repeating: "]", count: 64)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(scalarAtTheLimit.utf8)) == (try JSONValue(parsing: scalarAtTheLimit)))
     }
 
     @Test func serializesWhatItParsed() throws {
