@@ -48,6 +48,14 @@ let package = Package(
         // Touches a LoopBound value off its loop on request: its release build proves the
         // confinement check is live in release (Tests/AgentTests/Transport/LoopConfinementTests).
         .executableTarget(name: "agentd-loopcheck", dependencies: ["Agent", "CNice"], path: "Sources/agentd-loopcheck"),
+        // Fuzz targets for every parser of untrusted bytes (Fuzz/Targets), driven by libFuzzer in a
+        // `-sanitize=fuzzer,address -D FUZZING` build of agentd-fuzz (scripts/fuzz); a normal build of
+        // agentd-fuzz replays inputs, and FuzzTests replays the committed corpora in `swift test`.
+        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit"], path: "Fuzz/Targets"),
+        // Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz build; unused otherwise.
+        .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+        .executableTarget(name: "agentd-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Fuzz/Driver"),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests"),
         // Helpers the test targets share: peer processes, the lab's env file, polling.
         .target(name: "TestSupport", dependencies: ["Agent"], path: "Tests/TestSupport"),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims", "TestSupport"]),

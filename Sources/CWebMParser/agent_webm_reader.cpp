@@ -12,6 +12,8 @@
 #include <string>
 #include <utility>
 
+#include <sys/stat.h>
+
 #include <webm/file_reader.h>
 #include <webm/status.h>
 #include <webm/webm_parser.h>
@@ -60,10 +62,16 @@ std::string AtByte(const std::string& what, std::uint64_t position) {
 /// Turns a Feed() status that stopped the parse for good into the reader's error.
 agent_webm_status Classify(agent_webm_reader* reader, webm::Status status) {
     const agent_webm::FrameCollector& collector = reader->collector;
-    const std::uint64_t position = reader->file.Position();
+    std::uint64_t position = reader->file.Position();
     switch (collector.failure()) {
     case agent_webm::Failure::kNotWebM: return reader->Fail(AGENT_WEBM_NOT_WEBM, collector.failure_message());
     case agent_webm::Failure::kCorrupt: return reader->Fail(AGENT_WEBM_CORRUPT, collector.failure_message());
+    case agent_webm::Failure::kEndsEarly:
+        // What libwebm would report after reading to the end of the file, without the reading
+        // (or the allocation of what the element declared).
+        status = webm::Status(webm::Status::kEndOfFile);
+        position = collector.file_size();
+        break;
     case agent_webm::Failure::kNone: break;
     }
     if (!collector.header_ok()) {
@@ -131,6 +139,9 @@ agent_webm_status agent_webm_reader_open(const char* path, agent_webm_reader** r
         CopyMessage(std::strerror(errno), message, message_capacity);
         return AGENT_WEBM_CANNOT_OPEN;
     }
+    struct stat info;
+    const bool regular = fstat(fileno(file), &info) == 0 && S_ISREG(info.st_mode);
+    const int descriptor = fileno(file);
     agent_webm_reader* reader = nullptr;
     try {
         webm::FileReader file_reader(file);  // owns the FILE from here on
@@ -139,6 +150,8 @@ agent_webm_status agent_webm_reader_open(const char* path, agent_webm_reader** r
         CopyMessage("out of memory", message, message_capacity);
         return AGENT_WEBM_INTERNAL_ERROR;
     }
+    // A pipe or device has no size to check declared sizes against; the absolute limits still hold.
+    if (regular) reader->collector.set_file(descriptor);
     agent_webm_status status;
     try {
         status = Pump(reader, [reader] { return reader->collector.headers_complete(); });

@@ -5,6 +5,8 @@
 #include <limits>
 #include <utility>
 
+#include <sys/stat.h>
+
 #include <webm/element.h>
 #include <webm/id.h>
 
@@ -16,10 +18,41 @@ namespace {
 
 const webm::Status kCompleted(webm::Status::kOkCompleted);
 
-std::string Format(const char* format, std::uint64_t a, std::uint64_t b = 0) {
-    char text[160];
-    std::snprintf(text, sizeof text, format, a, b);
+std::string Format(const char* format, std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0) {
+    char text[200];
+    std::snprintf(text, sizeof text, format, a, b, c);
     return text;
+}
+
+/// The string and binary elements libwebm parses into memory (webm/id.h types "ASCII string",
+/// "UTF-8 string" and "Binary"), by name. Blocks are not here: their frames reach OnFrame in
+/// pieces, checked there. Void and unknown elements are skipped, never held.
+const char* HeldElementName(webm::Id id) {
+    switch (id) {
+    case webm::Id::kDocType: return "DocType";
+    case webm::Id::kSeekId: return "SeekID";
+    case webm::Id::kTitle: return "Title";
+    case webm::Id::kMuxingApp: return "MuxingApp";
+    case webm::Id::kWritingApp: return "WritingApp";
+    case webm::Id::kBlockAdditional: return "BlockAdditional";
+    case webm::Id::kName: return "Name";
+    case webm::Id::kLanguage: return "Language";
+    case webm::Id::kCodecId: return "CodecID";
+    case webm::Id::kCodecPrivate: return "CodecPrivate";
+    case webm::Id::kCodecName: return "CodecName";
+    case webm::Id::kProjectionPrivate: return "ProjectionPrivate";
+    case webm::Id::kContentEncKeyId: return "ContentEncKeyID";
+    case webm::Id::kChapterStringUid: return "ChapterStringUID";
+    case webm::Id::kChapString: return "ChapString";
+    case webm::Id::kChapLanguage: return "ChapLanguage";
+    case webm::Id::kChapCountry: return "ChapCountry";
+    case webm::Id::kTargetType: return "TargetType";
+    case webm::Id::kTagName: return "TagName";
+    case webm::Id::kTagLanguage: return "TagLanguage";
+    case webm::Id::kTagString: return "TagString";
+    case webm::Id::kTagBinary: return "TagBinary";
+    default: return nullptr;
+    }
 }
 
 }  // namespace
@@ -41,6 +74,38 @@ webm::Status FrameCollector::Fail(Failure failure, std::string message) {
     return webm::Status(static_cast<std::int32_t>(failure));
 }
 
+bool FrameCollector::EndsPastFile(std::uint64_t body_start, std::uint64_t size) {
+    if (file_descriptor_ < 0) return false;
+    std::uint64_t end = 0;
+    if (__builtin_add_overflow(body_start, size, &end)) return true;
+    if (end <= file_size_) return false;
+    // The size is looked up again only when the last one is too small, so a file that grows
+    // while it is read (a recording in progress) is read as far as it goes.
+    struct stat info;
+    if (fstat(file_descriptor_, &info) != 0 || info.st_size < 0) return false;
+    file_size_ = static_cast<std::uint64_t>(info.st_size);
+    return end > file_size_;
+}
+
+/// Called for every element before libwebm reads its body (OnElementBegin), which for a string
+/// or binary element means before it allocates the declared size.
+webm::Status FrameCollector::CheckDeclaredSize(const webm::ElementMetadata& metadata) {
+    const char* name = HeldElementName(metadata.id);
+    // An unknown size is refused by libwebm itself for these (kInvalidElementSize).
+    if (name == nullptr || metadata.size == webm::kUnknownElementSize) return kCompleted;
+    if (metadata.size > AGENT_WEBM_MAX_ELEMENT_SIZE) {
+        return Fail(Failure::kCorrupt, std::string("the ") + name +
+                                           Format(" element at byte %" PRIu64 " declares %" PRIu64
+                                                  " bytes, more than the %" PRIu64 " the reader takes",
+                                                  metadata.position, metadata.size, AGENT_WEBM_MAX_ELEMENT_SIZE));
+    }
+    if (metadata.position != webm::kUnknownElementPosition && metadata.header_size != webm::kUnknownHeaderSize &&
+        EndsPastFile(metadata.position + metadata.header_size, metadata.size)) {
+        return Fail(Failure::kEndsEarly, "");
+    }
+    return kCompleted;
+}
+
 webm::Status FrameCollector::OnElementBegin(const webm::ElementMetadata& metadata, webm::Action* action) {
     *action = webm::Action::kRead;
     if (!saw_first_element_) {
@@ -51,7 +116,7 @@ webm::Status FrameCollector::OnElementBegin(const webm::ElementMetadata& metadat
                                static_cast<std::uint64_t>(metadata.id)));
         }
     }
-    return kCompleted;
+    return CheckDeclaredSize(metadata);
 }
 
 webm::Status FrameCollector::OnEbml(const webm::ElementMetadata&, const webm::Ebml& ebml) {
@@ -83,6 +148,9 @@ webm::Status FrameCollector::OnTrackEntry(const webm::ElementMetadata&, const we
     // Tracks elements after the first cluster (rare, and never in WebM) cannot change what
     // the caller already chose to play.
     if (headers_complete_) return kCompleted;
+    if (tracks_.size() >= AGENT_WEBM_MAX_TRACKS) {
+        return Fail(Failure::kCorrupt, Format("more than %" PRIu64 " tracks", AGENT_WEBM_MAX_TRACKS));
+    }
     TrackRecord track;
     track.number = entry.track_number.value();
     switch (entry.track_type.value()) {
@@ -173,6 +241,7 @@ webm::Status FrameCollector::OnFrame(const webm::FrameMetadata& metadata, webm::
             return Fail(Failure::kCorrupt, Format("the frame at byte %" PRIu64 " claims %" PRIu64 " bytes",
                                                   metadata.position, metadata.size));
         }
+        if (EndsPastFile(metadata.position, metadata.size)) return Fail(Failure::kEndsEarly, "");
         block_.bytes.assign(static_cast<std::size_t>(metadata.size), 0);
         frame_filled_ = 0;
         frame_started_ = true;

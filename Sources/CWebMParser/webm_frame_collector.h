@@ -42,6 +42,9 @@ enum class Failure : std::int32_t {
     kNone = 0,
     kNotWebM = 1,
     kCorrupt = 2,
+    /// An element or frame declares more bytes than the file has left: the parse would only
+    /// reach the end of the file, after allocating what was declared.
+    kEndsEarly = 3,
 };
 
 /// Streams a WebM document through libwebm's callbacks.
@@ -78,6 +81,11 @@ public:
     bool headers_complete() const { return headers_complete_; }
     /// True when the last Feed() stopped because the collector paused it.
     bool paused() const { return resume_pending_; }
+    /// The open file (a regular one), so declared sizes can be checked against what is left
+    /// before libwebm allocates them. Without it (a pipe) only the absolute limits apply.
+    void set_file(int descriptor) { file_descriptor_ = descriptor; }
+    /// The file's size when an element was found to run past it.
+    std::uint64_t file_size() const { return file_size_; }
     Failure failure() const { return failure_; }
     const std::string& failure_message() const { return failure_message_; }
     const std::vector<TrackRecord>& tracks() const { return tracks_; }
@@ -87,6 +95,8 @@ private:
     webm::Status Pause();
     bool TakeResume();
     webm::Status Fail(Failure failure, std::string message);
+    webm::Status CheckDeclaredSize(const webm::ElementMetadata& metadata);
+    bool EndsPastFile(std::uint64_t body_start, std::uint64_t size);
     webm::Status BeginBlock(const webm::ElementMetadata& metadata, const webm::Block& block, bool is_key_frame,
                             bool in_group);
 
@@ -94,6 +104,8 @@ private:
     bool header_ok_ = false;
     bool headers_complete_ = false;
     bool resume_pending_ = false;
+    int file_descriptor_ = -1;
+    std::uint64_t file_size_ = 0;
     Failure failure_ = Failure::kNone;
     std::string failure_message_;
 

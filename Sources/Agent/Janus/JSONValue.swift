@@ -2,9 +2,10 @@ import Foundation
 
 /// A JSON document as a value, for Janus messages whose shape depends on the plugin.
 ///
-/// Decoding never traps: anything `JSONDecoder` accepts becomes a value, anything else a
-/// thrown error. Integers are kept exact as `Int64` (Janus session and handle ids are 53-bit
-/// safe integers); other numbers become `Double`.
+/// Parsing never traps and costs time linear in the text: anything `JSONDecoder` accepts within
+/// the depth and size limits becomes a value, anything else a ``JSONParseError``. Integers are
+/// kept exact as `Int64` (Janus session and handle ids are 53-bit safe integers); other numbers
+/// become `Double`.
 public enum JSONValue: Sendable, Equatable, Hashable {
     case null
     case bool(Bool)
@@ -14,9 +15,26 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses UTF-8 JSON text.
-    public init(parsing text: String) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    /// The nesting and size limits `init(parsing:)` applies unless told otherwise.
+    public static let defaultMaxDepth = JSONParser.defaultMaxDepth
+    public static let defaultMaxBytes = JSONParser.defaultMaxBytes
+
+    /// Parses JSON text. Arrays and objects may nest `maxDepth` deep (at most 512); a text of
+    /// more than `maxBytes` UTF-8 bytes is refused before it is read.
+    public init(parsing text: String, maxDepth: Int = defaultMaxDepth, maxBytes: Int = defaultMaxBytes) throws(JSONParseError) {
+        // A native String's UTF-8 is contiguous already; a bridged one is copied once.
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(JSONParseError) in try JSONParser.parse(bytes, maxDepth: maxDepth, maxBytes: maxBytes) }
+        }
+        self = try result.get()
+    }
+
+    /// Parses JSON bytes (a request body, a file), which must be UTF-8.
+    public init(parsing bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth, maxBytes: Int = defaultMaxBytes) throws(JSONParseError) {
+        guard bytes.count <= maxBytes else { throw .tooLarge(bytes: bytes.count, limit: maxBytes) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+        try self.init(parsing: text, maxDepth: maxDepth, maxBytes: maxBytes)
     }
 
     /// Compact JSON text with sorted keys (stable for tests and logs).
@@ -74,11 +92,22 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     }
 }
 
+/// For a JSONValue inside a Codable type. Reading a whole document, prefer ``init(parsing:maxDepth:maxBytes:)``:
+/// a `Decoder` cannot say what comes next, so this tries each type in turn, and each wrong guess
+/// costs an error. Containers are tried first so nested arrays and objects cost few wrong guesses,
+/// and nesting past ``defaultMaxDepth`` is refused, which bounds what a hostile document costs.
 extension JSONValue: Codable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // The coding path holds one entry per enclosing array or object: at the limit only a
+        // scalar may follow, as in the parser.
+        let mayNest = decoder.codingPath.count < Self.defaultMaxDepth
         if container.decodeNil() {
             self = .null
+        } else if mayNest, let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else if mayNest, let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
@@ -87,12 +116,9 @@ extension JSONValue: Codable {
             self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else if let value = try? container.decode([String: JSONValue].self) {
-            self = .object(value)
         } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: mayNest ? "not a JSON value" : "arrays and objects nest deeper than \(Self.defaultMaxDepth)")
         }
     }
 

@@ -15,12 +15,19 @@ import Foundation
 ///
 /// Reading streams from disk. Only the first Opus logical stream is read; pages of other
 /// multiplexed streams are skipped, and a chained file ends at the first stream's end.
+///
+/// Reading is bounded, so a file that is not what it claims costs little: the first page must
+/// start within ``firstPageSearchLimit`` bytes (a 20 GB non-Ogg file was read to its end before
+/// it was called "not Ogg"), the headers must end within ``headerSizeLimit`` bytes, and an
+/// audio packet may span pages for at most ``packetSizeLimit`` bytes.
 public final class OggOpusReader {
     public static let sampleRate: Int64 = 48_000
-    /// How much of the file may be read to find OpusHead and OpusTags: far more than any real
-    /// header (cover art included), while a large file of garbage fails in milliseconds instead
-    /// of being scanned to its end.
-    public static let maxHeaderBytes = 16 << 20
+    /// An Ogg file starts with a page (RFC 3533 §6); this allows for junk a tool may put first.
+    public static let firstPageSearchLimit = 64 << 10
+    /// OpusHead and OpusTags are a few hundred bytes; tags with pictures can be larger.
+    public static let headerSizeLimit = 16 << 20
+    /// An Opus packet holds at most 120 ms of 1275-byte frames (RFC 6716 §3.2.5): 61,200 bytes.
+    public static let packetSizeLimit = 1 << 20
 
     public let path: String
     public let head: OpusHead
@@ -69,8 +76,8 @@ public final class OggOpusReader {
         var serial: Int32 = 0
         let head: OpusHead
         let tags: OpusTags
-        var budget = Self.maxHeaderBytes
         do {
+            var budget = ReadBudget(bytesLeft: Self.firstPageSearchLimit, whenSpent: .notOgg(path: path))
             head = try Self.readHeaders(handle: handle, sync: sync, stream: stream, path: path, serial: &serial, budget: &budget)
             tags = try Self.readTags(handle: handle, sync: sync, stream: stream, path: path, serial: serial, budget: &budget)
         } catch {
@@ -106,8 +113,8 @@ public final class OggOpusReader {
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
             if endOfStream { return nil }
-            var unlimited = Int.max  // audio pages: the file's size bounds the scan
-            guard let page = try Self.nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &unlimited) else {
+            var unbounded: ReadBudget?
+            guard let page = try Self.nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &unbounded) else {
                 return nil
             }
             try process(page)
@@ -129,6 +136,11 @@ public final class OggOpusReader {
         guard ogg_page_serialno(&page) == serial else { return }
         ogg_stream_pagein(stream, &page)
         unstamped += Self.drainPackets(stream, gaps: &gaps)
+        // What is left in libogg's buffer is a packet still being continued on later pages.
+        let pending = stream.pointee.body_fill - stream.pointee.body_returned
+        guard pending <= Self.packetSizeLimit else {
+            throw .packetTooLarge(index: packetsRead + ready.count + unstamped.count, bytes: pending)
+        }
         let granule = ogg_page_granulepos(&page)
         let isLast = ogg_page_eos(&page) != 0
         if isLast { endOfStream = true }
@@ -167,10 +179,17 @@ public final class OggOpusReader {
     /// Finds the first logical stream whose first packet is OpusHead and parses it.
     private static func readHeaders(handle: FileHandle, sync: UnsafeMutablePointer<ogg_sync_state>,
                                     stream: UnsafeMutablePointer<ogg_stream_state>, path: String,
-                                    serial: inout Int32, budget: inout Int) throws(OggOpusReaderError) -> OpusHead {
+                                    serial: inout Int32, budget: inout ReadBudget) throws(OggOpusReaderError) -> OpusHead {
         var endOfFile = false
         var sawPage = false
-        while let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &budget) {
+        var pageBudget: ReadBudget? = budget
+        defer { budget = pageBudget ?? budget }
+        while let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &pageBudget) {
+            if !sawPage {
+                // Found in time: the rest of the headers get the header limit, less what was read.
+                let read = firstPageSearchLimit - (pageBudget?.bytesLeft ?? 0)
+                pageBudget = ReadBudget(bytesLeft: headerSizeLimit - read, whenSpent: .headersTooLarge(path: path, limit: headerSizeLimit))
+            }
             sawPage = true
             var page = copy.page
             // Beginning-of-stream pages come first (RFC 3533 §4); past them no new stream starts.
@@ -194,14 +213,16 @@ public final class OggOpusReader {
     /// Reads the OpusTags packet that follows OpusHead, however many pages it spans.
     private static func readTags(handle: FileHandle, sync: UnsafeMutablePointer<ogg_sync_state>,
                                  stream: UnsafeMutablePointer<ogg_stream_state>, path: String,
-                                 serial: Int32, budget: inout Int) throws(OggOpusReaderError) -> OpusTags {
+                                 serial: Int32, budget: inout ReadBudget) throws(OggOpusReaderError) -> OpusTags {
         var endOfFile = false
         var gaps = 0
+        var pageBudget: ReadBudget? = budget
+        defer { budget = pageBudget ?? budget }
         while true {
             if let packet = drainPackets(stream, gaps: &gaps, limit: 1).first {
                 return try OpusTags(parsing: packet)
             }
-            guard let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &budget) else {
+            guard let copy = try nextPage(handle: handle, sync: sync, path: path, endOfFile: &endOfFile, budget: &pageBudget) else {
                 throw .truncatedHeaders(path: path)
             }
             var page = copy.page
@@ -217,10 +238,15 @@ public final class OggOpusReader {
         var page: ogg_page
     }
 
-    /// The next page; `budget` is how many more bytes may be read for it (the header scan's
-    /// bound), and is spent as the file is read.
+    /// How many more bytes may be read from the file, and what to throw when they are spent.
+    private struct ReadBudget {
+        var bytesLeft: Int
+        var whenSpent: OggOpusReaderError
+    }
+
+    /// The next page; nil at the end of the file. With a budget, reading past it throws its error.
     private static func nextPage(handle: FileHandle, sync: UnsafeMutablePointer<ogg_sync_state>, path: String,
-                                 endOfFile: inout Bool, budget: inout Int) throws(OggOpusReaderError) -> OggPageCopy? {
+                                 endOfFile: inout Bool, budget: inout ReadBudget?) throws(OggOpusReaderError) -> OggPageCopy? {
         var page = ogg_page()
         while true {
             let result = ogg_sync_pageout(sync, &page)
@@ -228,10 +254,14 @@ public final class OggOpusReader {
             // -1: bytes skipped to regain sync (garbage between pages); keep looking.
             if result < 0 { continue }
             if endOfFile { return nil }
-            guard budget > 0 else { throw .headersTooLarge(path: path, limit: maxHeaderBytes) }
+            var chunkSize = 16_384
+            if let budget {
+                guard budget.bytesLeft > 0 else { throw budget.whenSpent }
+                chunkSize = min(chunkSize, budget.bytesLeft)
+            }
             let chunk: Data
             do {
-                chunk = try handle.read(upToCount: 16_384) ?? Data()
+                chunk = try handle.read(upToCount: chunkSize) ?? Data()
             } catch {
                 throw .io(operation: "read", path: path, message: "\(error)")
             }
@@ -239,7 +269,7 @@ public final class OggOpusReader {
                 endOfFile = true
                 continue
             }
-            budget -= chunk.count
+            budget?.bytesLeft -= chunk.count
             guard let buffer = ogg_sync_buffer(sync, chunk.count) else {
                 throw .io(operation: "ogg_sync_buffer", path: path, message: "out of memory")
             }

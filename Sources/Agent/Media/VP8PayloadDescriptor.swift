@@ -92,21 +92,31 @@ public struct VP8PayloadDescriptor: Equatable, Sendable {
         return descriptor
     }
 
-    /// Appends the descriptor (with a picture id when set) to `output`.
+    /// Appends the descriptor to `output`: every field that is set, so what ``parse(_:)`` read
+    /// writes back (an X byte with no flags set is left out, so `length` may shrink).
     public func write(into output: inout [UInt8]) {
-        var first: UInt8 = (nonReference ? 0x20 : 0) | (startOfPartition ? 0x10 : 0) | (partitionIndex & 0x07)
-        guard let pictureID else {
+        let first: UInt8 = (nonReference ? 0x20 : 0) | (startOfPartition ? 0x10 : 0) | (partitionIndex & 0x07)
+        let extended: UInt8 = (pictureID != nil ? 0x80 : 0) | (tl0PictureIndex != nil ? 0x40 : 0)
+            | (temporalLayer != nil ? 0x20 : 0) | (keyIndex != nil ? 0x10 : 0)
+        guard extended != 0 else {
             output.append(first)
             return
         }
-        first |= 0x80
-        output.append(first)
-        output.append(0x80)  // I
-        if longPictureID {
-            output.append(0x80 | UInt8((pictureID >> 8) & 0x7F))
-            output.append(UInt8(truncatingIfNeeded: pictureID))
-        } else {
-            output.append(UInt8(pictureID & 0x7F))
+        output.append(first | 0x80)
+        output.append(extended)
+        if let pictureID {
+            if longPictureID {
+                output.append(0x80 | UInt8((pictureID >> 8) & 0x7F))
+                output.append(UInt8(truncatingIfNeeded: pictureID))
+            } else {
+                output.append(UInt8(pictureID & 0x7F))
+            }
+        }
+        if let tl0PictureIndex { output.append(tl0PictureIndex) }
+        if temporalLayer != nil || keyIndex != nil {
+            // Y only means something with TID (RFC 7741 §4.2).
+            let sync: UInt8 = temporalLayer != nil && layerSync ? 0x20 : 0
+            output.append(((temporalLayer ?? 0) & 0x03) << 6 | sync | ((keyIndex ?? 0) & 0x1F))
         }
     }
 }

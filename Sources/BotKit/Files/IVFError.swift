@@ -1,8 +1,9 @@
 /// Why an IVF file could not be read or written. A bad file never traps: each way it can be wrong
 /// has a case here, with the offset where it went wrong.
 public enum IVFError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The file is shorter than the 32-byte file header.
-    case truncatedHeader(got: Int)
+    /// The file is shorter than its header: the 32-byte file header, or the longer length its
+    /// header length field declares (`needed`).
+    case truncatedHeader(got: Int, needed: Int = IVFHeader.size)
     /// The first four bytes are not "DKIF".
     case badSignature([UInt8])
     /// Only version 0 exists.
@@ -30,7 +31,7 @@ public enum IVFError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .truncatedHeader(let got): "IVF header truncated: \(got) of 32 bytes"
+        case .truncatedHeader(let got, let needed): "IVF header truncated: \(got) of \(needed) bytes"
         case .badSignature(let bytes): "not an IVF file: signature \(bytes)"
         case .unsupportedVersion(let version): "unsupported IVF version \(version)"
         case .badHeaderLength(let length): "IVF header length \(length) is below 32"

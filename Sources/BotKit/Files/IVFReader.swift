@@ -53,7 +53,7 @@ public final class IVFReader {
             if header.headerLength > IVFHeader.size {
                 let extra = try Self.read(handle, count: header.headerLength - IVFHeader.size, path: path)
                 guard extra.count == header.headerLength - IVFHeader.size else {
-                    throw IVFError.truncatedHeader(got: IVFHeader.size + extra.count)
+                    throw IVFError.truncatedHeader(got: IVFHeader.size + extra.count, needed: header.headerLength)
                 }
             }
             self.header = header

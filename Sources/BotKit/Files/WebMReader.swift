@@ -15,6 +15,14 @@ import Glibc
 /// After an error, every later call throws it again. A live-style file (Segment and Clusters of
 /// unknown size) may end after any complete block; that is its normal end, not a truncation.
 public final class WebMReader {
+    /// The largest frame, and the largest string or binary header element (CodecPrivate,
+    /// CodecID...), the reader takes: larger ones are ``WebMReaderError/corrupt(_:)``, refused
+    /// before anything is allocated. An element or frame declaring more bytes than the file
+    /// holds is ``WebMReaderError/truncated(_:)`` (or ``WebMReaderError/notWebM(_:)`` in the
+    /// EBML header), also before allocating.
+    public static let maxFrameSize = Int(clamping: agent_webm_max_frame_size())
+    public static let maxElementSize = Int(clamping: agent_webm_max_element_size())
+
     public let path: String
     public let tracks: [WebMTrackInfo]
     /// Frames returned so far.
@@ -44,12 +52,19 @@ public final class WebMReader {
         guard status == AGENT_WEBM_OK, let opened else {
             throw Self.error(status, message: text, path: path)
         }
-        reader = opened
-        tracks = (0..<agent_webm_reader_track_count(opened)).compactMap { index in
+        var tracks: [WebMTrackInfo] = []
+        for index in 0..<agent_webm_reader_track_count(opened) {
             var track = agent_webm_track()
-            guard agent_webm_reader_track_at(opened, index, &track) else { return nil }
-            return WebMTrackInfo(track)
+            guard agent_webm_reader_track_at(opened, index, &track) else { continue }
+            // The shim holds CodecPrivate to the limit; checked again here, before the copy.
+            guard track.codec_private_size <= Self.maxElementSize else {
+                agent_webm_reader_close(opened)
+                throw .corrupt("track \(track.number) has \(track.codec_private_size) bytes of CodecPrivate")
+            }
+            tracks.append(WebMTrackInfo(track))
         }
+        reader = opened
+        self.tracks = tracks
     }
 
     deinit {
@@ -71,6 +86,12 @@ public final class WebMReader {
         if status == AGENT_WEBM_END_OF_STREAM { return nil }
         guard status == AGENT_WEBM_OK else {
             let error = Self.error(status, message: String(cString: agent_webm_reader_message(reader)), path: path)
+            failure = error
+            throw error
+        }
+        // The shim holds frames to the limit; checked again here, before the copy.
+        guard frame.size <= Self.maxFrameSize else {
+            let error = WebMReaderError.corrupt("a frame of \(frame.size) bytes")
             failure = error
             throw error
         }

@@ -80,6 +80,20 @@ typedef struct agent_webm_reader agent_webm_reader;
 /// near it, and refusing avoids allocating gigabytes on a garbage size field).
 #define AGENT_WEBM_MAX_FRAME_SIZE ((uint64_t)64 << 20)
 
+/// libwebm reads string and binary elements (DocType, CodecID, CodecPrivate, tag values...)
+/// whole into memory, allocating what the element's size field declares before reading a byte.
+/// One declaring more than this is refused as corrupt (real ones are a few KB at most), and one
+/// (or a frame) declaring more bytes than the file still holds is refused as truncated, before
+/// anything is allocated: a 26-byte file declaring a 1 GiB DocType made the reader take 1 GB.
+#define AGENT_WEBM_MAX_ELEMENT_SIZE ((uint64_t)16 << 20)
+
+/// More TrackEntry elements than this are refused as corrupt (WebM files have one or two).
+#define AGENT_WEBM_MAX_TRACKS 64
+
+/// The limits above for Swift, which does not import macros with casts.
+static inline uint64_t agent_webm_max_frame_size(void) { return AGENT_WEBM_MAX_FRAME_SIZE; }
+static inline uint64_t agent_webm_max_element_size(void) { return AGENT_WEBM_MAX_ELEMENT_SIZE; }
+
 /// Opens `path` and parses its headers (EBML header, Info, Tracks) up to the first cluster.
 /// On AGENT_WEBM_OK `*reader_out` must later be closed; on anything else it is set to NULL and
 /// `message` (if not NULL) receives a NUL-terminated reason, cut to `message_capacity` bytes.

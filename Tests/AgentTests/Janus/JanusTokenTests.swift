@@ -24,6 +24,33 @@ import Testing
         #expect(!token.description.contains(token.value))
     }
 
+    /// Fuzz fixture (janus-token target): the expiry is any integer a token carries, and one far
+    /// away made the warning delay trap converting seconds × 10⁹ to Int64.
+    @Test(arguments: [
+        ("9223372036854775807,janus,janus.plugin.videoroom:x", "9007199254740992,janus,p:"),
+        ("99999999999,janus,p:x", "99999999999,janus,p:"),
+        ("-9223372036854775808,janus,p:x", "-9007199254740992,janus,p:"),
+    ])
+    func farOrPastExpiriesGiveADelayWithoutTrapping(value: String, mintedPrefix: String) throws {
+        let token = JanusToken(value)
+        let expiry = try #require(token.expiry)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        for lead in [Duration.zero, .seconds(30), .seconds(Int64.max)] {
+            let delay = try #require(token.warningDelay(lead: lead, now: now))
+            let expected = expiry.timeIntervalSince(now) - Double(lead.totalNanoseconds) / 1e9
+            if expected <= 0 {
+                #expect(delay == .zero)
+            } else if expected * 1e9 >= 0x1p63 {
+                #expect(delay == .nanoseconds(Int64.max))
+            } else {
+                #expect(abs(Double(delay.totalNanoseconds) / 1e9 - expected) < 1e-3 * max(1, expected))
+            }
+        }
+        // Minting such a date does not trap either; the expiry is held to 2^53 seconds.
+        let minted = JanusToken.mint(secret: "s", plugins: ["p"], expiry: expiry)
+        #expect(minted.value.hasPrefix(mintedPrefix))
+    }
+
     @Test func opaqueTokenHasNoExpiry() {
         #expect(JanusToken("abc").expiry == nil)
         #expect(JanusToken("x,y:z").expiry == nil)

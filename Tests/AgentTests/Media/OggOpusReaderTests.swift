@@ -134,6 +134,109 @@ import Testing
         #expect(throws: OggOpusReaderError.self) { try OggOpusReader(path: cutPath) }
     }
 
+    /// Bytes this process has read through read(2) and friends (`rchar` in /proc/self/io).
+    private func bytesReadByProcess() throws -> Int {
+        let io = try String(contentsOfFile: "/proc/self/io", encoding: .utf8)
+        let line = try #require(io.split(separator: "\n").first { $0.hasPrefix("rchar:") })
+        return try #require(Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// The bug: a large non-Ogg file was read to its end looking for a first page (20 GB took
+    /// minutes). Now the first page must start within the first 64 KiB.
+    @Test func aNonOggFileIsRefusedAfterTheFirstPageSearchLimit() throws {
+        let scratch = try ScratchDirectory("oggopus")
+        let path = scratch.path("sparse.opus")
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 256 << 20)  // 256 MiB of zeros, sparse
+        try handle.close()
+        let before = try bytesReadByProcess()
+        #expect(throws: OggOpusReaderError.notOgg(path: path)) { try OggOpusReader(path: path) }
+        let read = try bytesReadByProcess() - before
+        #expect(read < 4 << 20, "read \(read >> 20) MiB of a file that is not Ogg")
+    }
+
+    @Test func junkBeforeTheFirstPageIsToleratedUpToTheLimit() throws {
+        let scratch = try ScratchDirectory("oggopus")
+        let tonePath = scratch.path("tone.opus")
+        try makeTone(tonePath)
+        let tone = try Data(contentsOf: URL(fileURLWithPath: tonePath))
+        let whole = try OggOpusReader(path: tonePath).readAll()
+        let near = scratch.path("junk-32k.opus")
+        try (Data(repeating: 0x2A, count: 32 << 10) + tone).write(to: URL(fileURLWithPath: near))
+        #expect(try OggOpusReader(path: near).readAll() == whole)
+        let far = scratch.path("junk-80k.opus")
+        try (Data(repeating: 0x2A, count: 80 << 10) + tone).write(to: URL(fileURLWithPath: far))
+        #expect(throws: OggOpusReaderError.notOgg(path: far)) { try OggOpusReader(path: far) }
+    }
+
+    /// Ogg pages by hand (RFC 3533 §6), for streams no encoder writes.
+    private struct OggPages {
+        var serial: UInt32 = 0x5EED
+        var sequence: UInt32 = 0
+        var bytes: [UInt8] = []
+
+        /// One page of `segments` (each 0-255 bytes; 255 means the packet goes on).
+        mutating func page(_ segments: [[UInt8]], flags: UInt8 = 0, granule: Int64 = 0) {
+            var page = Array("OggS".utf8) + [0, flags]
+            page += (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: granule) >> (8 * $0)) }
+            page += (0..<4).map { UInt8(truncatingIfNeeded: serial >> (8 * $0)) }
+            page += (0..<4).map { UInt8(truncatingIfNeeded: sequence >> (8 * $0)) }
+            page += [0, 0, 0, 0, UInt8(segments.count)] + segments.map { UInt8($0.count) }
+            page += segments.flatMap { $0 }
+            let crc = Self.crc(page)
+            page.replaceSubrange(22..<26, with: (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) })
+            bytes += page
+            sequence += 1
+        }
+
+        /// The Ogg CRC: polynomial 0x04C11DB7, MSB first, no reflection, initial 0.
+        static func crc(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0
+            for byte in bytes {
+                crc ^= UInt32(byte) << 24
+                for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? crc << 1 ^ 0x04C1_1DB7 : crc << 1 }
+            }
+            return crc
+        }
+
+        static let head: [UInt8] = Array("OpusHead".utf8) + [1, 1, 0x38, 0x01, 0x80, 0xBB, 0, 0, 0, 0, 0]
+        static let tags: [UInt8] = Array("OpusTags".utf8) + [3, 0, 0, 0] + Array("abc".utf8) + [0, 0, 0, 0]
+    }
+
+    @Test func headersThatDoNotEndAreRefusedAtTheHeaderLimit() throws {
+        var pages = OggPages()
+        pages.page([OggPages.head], flags: 0x02)
+        // An OpusTags packet that runs on, page after page: 17 MiB of 255-byte segments.
+        let runOn = [UInt8](repeating: 0x41, count: 255)
+        pages.page([Array("OpusTags".utf8) + runOn.dropLast(8)] + Array(repeating: runOn, count: 254))
+        for _ in 0..<(17 << 20) / (255 * 255) { pages.page(Array(repeating: runOn, count: 255), flags: 0x01) }
+        let scratch = try ScratchDirectory("oggopus")
+        let path = scratch.path("endless-tags.opus")
+        try Data(pages.bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: OggOpusReaderError.headersTooLarge(path: path, limit: 16 << 20)) { try OggOpusReader(path: path) }
+    }
+
+    /// An audio packet continued over 2 MiB of pages: libogg would gather it all in memory.
+    @Test func anAudioPacketThatDoesNotEndIsRefusedAtThePacketLimit() throws {
+        var pages = OggPages()
+        pages.page([OggPages.head], flags: 0x02)
+        pages.page([OggPages.tags])
+        pages.page([[0xFC, 0xFF, 0xFE]], granule: 960)  // one 20 ms packet
+        let runOn = [UInt8](repeating: 0xFC, count: 255)
+        pages.page(Array(repeating: runOn, count: 255), granule: -1)
+        for _ in 0..<(2 << 20) / (255 * 255) { pages.page(Array(repeating: runOn, count: 255), flags: 0x01, granule: -1) }
+        let scratch = try ScratchDirectory("oggopus")
+        let path = scratch.path("endless-packet.opus")
+        try Data(pages.bytes).write(to: URL(fileURLWithPath: path))
+        let reader = try OggOpusReader(path: path)
+        #expect(reader.tags.vendor == "abc")
+        #expect(try reader.nextFrame()?.bytes == [0xFC, 0xFF, 0xFE])
+        let error = #expect(throws: OggOpusReaderError.self) { try reader.readAll() }
+        guard case .packetTooLarge(index: 1, let bytes) = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(bytes > OggOpusReader.packetSizeLimit && bytes < OggOpusReader.packetSizeLimit + 65_536)
+    }
+
     @Test func headerPacketsParseFieldByField() throws {
         let head: [UInt8] = Array("OpusHead".utf8) + [
             0x01,  // version 1

@@ -20,6 +20,26 @@ import Testing
         #expect(descriptor.length == 6)
     }
 
+    /// Fuzz fixture (vp8 target): `b5 6b 01 00` has TL0PICIDX and TID but no picture id, and
+    /// wrote back as the bare first byte, losing them. Every field read is now written.
+    @Test(arguments: [
+        ([0xB5, 0x6B, 0x01, 0x00], [0xB5, 0x60, 0x01, 0x00]),  // the fixture; reserved bits are not kept
+        ([0x90, 0xF0, 0x81, 0x23, 0x05, 0x65], [0x90, 0xF0, 0x81, 0x23, 0x05, 0x65]),
+        ([0x80, 0x80, 0x05], [0x80, 0x80, 0x05]),
+        ([0x80, 0x10, 0xDF], [0x80, 0x10, 0x1F]),  // K alone: TID and Y mean nothing
+        ([0x80, 0x00], [0x00]),  // an X byte with no flags
+        ([0x3F], [0x37]),
+    ] as [([UInt8], [UInt8])])
+    func writesBackEveryFieldItRead(bytes: [UInt8], expected: [UInt8]) throws {
+        let descriptor = try bytes.withUnsafeBytes { (buffer) throws in try VP8PayloadDescriptor.parse(buffer) }
+        var written: [UInt8] = []
+        descriptor.write(into: &written)
+        #expect(written == expected)
+        var again = try written.withUnsafeBytes { (buffer) throws in try VP8PayloadDescriptor.parse(buffer) }
+        again.length = descriptor.length
+        #expect(again == descriptor)
+    }
+
     @Test(arguments: [[], [0x80], [0x80, 0x80], [0x80, 0x80, 0x80], [0x80, 0x40], [0x80, 0x20]] as [[UInt8]])
     func truncatedDescriptorsAreTypedErrors(bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in

@@ -128,6 +128,14 @@ import Testing
         #expect(throws: IVFError.badSignature(Array(garbage[0..<4]))) { try IVFReader(path: file("garbage.ivf", garbage)) }
         #expect(throws: IVFError.truncatedHeader(got: 0)) { try IVFReader(path: file("empty.ivf", [])) }
         #expect(throws: IVFError.truncatedHeader(got: 20)) { try IVFReader(path: file("short.ivf", Array(bytes[0..<20]))) }
+        // Fixture: a header length of 65535 in a 42-byte file was reported as "32 of 32 bytes".
+        var longHeader = Array(bytes[0..<42])
+        longHeader[6...7] = [0xFF, 0xFF]
+        let longHeaderError = #expect(throws: IVFError.truncatedHeader(got: 42, needed: 65535)) {
+            try IVFReader(path: file("long-header.ivf", longHeader))
+        }
+        #expect(longHeaderError?.description == "IVF header truncated: 42 of 65535 bytes")
+        #expect(IVFError.truncatedHeader(got: 20).description == "IVF header truncated: 20 of 32 bytes")
         #expect(throws: IVFError.io(operation: "open", path: scratch.path("missing.ivf"), message: "cannot open for reading")) {
             try IVFReader(path: scratch.path("missing.ivf"))
         }

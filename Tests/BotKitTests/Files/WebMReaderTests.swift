@@ -241,6 +241,129 @@ import Testing
     }
 }
 
+/// Files that declare more than they hold. libwebm allocates a string or binary element's
+/// declared size before reading it, and the shim allocated a frame's: each of these made the
+/// reader take what was declared (the first, 26 bytes, took `agentd play` to 1.08 GB).
+@Suite struct WebMReaderDeclaredSizeTests {
+    /// The process's peak resident set (VmHWM), in bytes.
+    static func peakResidentBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        let kilobytes = try #require(Int(line.split(separator: " ").dropFirst().first ?? ""))
+        return kilobytes * 1024
+    }
+
+    /// Runs `body` and expects the peak resident set to grow by less than `limit` bytes.
+    static func expectNoBigAllocation(limit: Int = 24 << 20, _ body: () throws -> Void) throws {
+        let before = try peakResidentBytes()
+        try body()
+        let grown = try peakResidentBytes() - before
+        #expect(grown < limit, "the peak RSS grew by \(grown >> 20) MiB")
+    }
+
+    /// An EBML element with an 8-byte size field (0x01 + 7 bytes), or an unknown size.
+    static func element(_ id: [UInt8], size: UInt64? = nil, _ body: [UInt8] = []) -> [UInt8] {
+        guard let size = size ?? UInt64(exactly: body.count) else { return [] }
+        return id + [0x01] + (0..<7).reversed().map { UInt8(truncatingIfNeeded: size >> (8 * $0)) } + body
+    }
+
+    static let unknownSize: [UInt8] = [0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+
+    /// The 26-byte fixture: an EBML header whose DocType declares 1 GiB, more than any header
+    /// element may have.
+    static let docTypeBomb: [UInt8] = [
+        0x1A, 0x45, 0xDF, 0xA3,  // EBML
+        0x01, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x07,  // size 2^30 + 7
+        0x42, 0x82,  // DocType
+        0x08, 0x40, 0x00, 0x00, 0x00,  // size 2^30
+        0x77, 0x65, 0x62, 0x6D, 0x00, 0x00, 0x00,  // "webm" and the start of a gigabyte
+    ]
+
+    @Test func aDocTypeAboveTheLimitIsRefusedUnread() throws {
+        #expect(Self.docTypeBomb.count == 26)
+        let scratch = try ScratchDirectory("webm-sizes")
+        let path = scratch.path("doctype-bomb.webm")
+        try WebMFixtures.write(Self.docTypeBomb, to: path)
+        try Self.expectNoBigAllocation {
+            #expect(throws: WebMReaderError.corrupt("the DocType element at byte 12 declares 1073741824 bytes, more than the 16777216 the reader takes")) {
+                try WebMReader(path: path)
+            }
+        }
+    }
+
+    /// A DocType of exactly the limit (16 MiB) in a 26-byte file: allowed in size, but the file
+    /// does not hold it, which is known without reading (or allocating) it.
+    @Test func aDocTypeLargerThanTheFileIsRefusedUnread() throws {
+        var bytes = Self.docTypeBomb
+        bytes.replaceSubrange(4..<12, with: [0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x07])  // 2^24 + 7
+        bytes.replaceSubrange(14..<19, with: [0x08, 0x01, 0x00, 0x00, 0x00])  // 2^24
+        let scratch = try ScratchDirectory("webm-sizes")
+        let path = scratch.path("doctype-past-end.webm")
+        try WebMFixtures.write(bytes, to: path)
+        try Self.expectNoBigAllocation(limit: 8 << 20) {
+            #expect(throws: WebMReaderError.notWebM("no WebM EBML header: the file ends at byte 26")) { try WebMReader(path: path) }
+        }
+    }
+
+    /// The same header in a sparse file of 1 GiB: the file does hold the bytes, but no header
+    /// element is that large.
+    @Test func aDocTypeAboveTheLimitIsRefusedUnreadInALargeFile() throws {
+        let scratch = try ScratchDirectory("webm-sizes")
+        let path = scratch.path("sparse-doctype.webm")
+        try WebMFixtures.write(Self.docTypeBomb, to: path)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: (1 << 30) + 64)
+        try handle.close()
+        try Self.expectNoBigAllocation {
+            #expect(throws: WebMReaderError.corrupt("the DocType element at byte 12 declares 1073741824 bytes, more than the 16777216 the reader takes")) {
+                try WebMReader(path: path)
+            }
+        }
+    }
+
+    /// A playable header, then a SimpleBlock whose frame declares 40 MiB (under the 64 MiB
+    /// frame limit) with three bytes there.
+    @Test func aFrameLargerThanTheFileIsRefusedUnread() throws {
+        let header = Self.element([0x1A, 0x45, 0xDF, 0xA3], Self.element([0x42, 0x82], Array("webm".utf8)))
+        let trackEntry = Self.element([0xAE], Self.element([0xD7], [1]) + Self.element([0x83], [2]) + Self.element([0x86], Array("A_OPUS".utf8)))
+        let tracks = Self.element([0x16, 0x54, 0xAE, 0x6B], trackEntry)
+        let frameSize: UInt64 = 40 << 20
+        let block = Self.element([0xA3], size: 4 + frameSize, [0x81, 0x00, 0x00, 0x80, 0xFC, 0xFF, 0xFE])
+        let cluster = [0x1F, 0x43, 0xB6, 0x75] + Self.unknownSize + Self.element([0xE7], [0]) + block
+        let file = header + [0x18, 0x53, 0x80, 0x67] + Self.unknownSize + tracks + cluster
+        let scratch = try ScratchDirectory("webm-sizes")
+        let path = scratch.path("frame-bomb.webm")
+        try WebMFixtures.write(file, to: path)
+        let reader = try WebMReader(path: path)
+        #expect(reader.tracks.map(\.codecID) == ["A_OPUS"])
+        try Self.expectNoBigAllocation {
+            #expect(throws: WebMReaderError.truncated("the file ends inside an element at byte \(file.count)")) { try reader.nextFrame() }
+        }
+    }
+
+    /// The same with CodecPrivate declaring 20 MiB in a 20 MiB sparse file: over the limit.
+    @Test func aCodecPrivateAboveTheLimitIsRefusedUnread() throws {
+        let header = Self.element([0x1A, 0x45, 0xDF, 0xA3], Self.element([0x42, 0x82], Array("webm".utf8)))
+        let privateSize: UInt64 = 20 << 20
+        let codecPrivate = Self.element([0x63, 0xA2], size: privateSize, [])
+        let trackEntry = Self.element([0xAE], size: UInt64(codecPrivate.count) + privateSize, codecPrivate)
+        let tracks = Self.element([0x16, 0x54, 0xAE, 0x6B], size: UInt64(trackEntry.count) + privateSize, trackEntry)
+        let file = header + [0x18, 0x53, 0x80, 0x67] + Self.unknownSize + tracks
+        let scratch = try ScratchDirectory("webm-sizes")
+        let path = scratch.path("codec-private.webm")
+        try WebMFixtures.write(file, to: path)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(file.count) + privateSize)
+        try handle.close()
+        let position = header.count + 12 + 12 + 9  // Segment, Tracks and TrackEntry headers
+        try Self.expectNoBigAllocation {
+            #expect(throws: WebMReaderError.corrupt("the CodecPrivate element at byte \(position) declares 20971520 bytes, more than the 16777216 the reader takes")) {
+                try WebMReader(path: path)
+            }
+        }
+    }
+}
+
 private extension WebMReaderError {
     var isNotWebM: Bool {
         if case .notWebM = self { true } else { false }

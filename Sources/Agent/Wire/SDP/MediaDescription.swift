@@ -43,12 +43,15 @@ public struct MediaDescription: Equatable, Sendable, SDPAttributeHolder {
         return attributes(named: "fmtp").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 
-    /// `a=extmap:<id>[/<direction>] <uri>` as uri → id.
+    /// `a=extmap:<id>[/<direction>] <uri>` as uri → id (RFC 8285 §8: ids 1-255; 0 is padding).
+    /// A malformed line (`a=extmap:/ …`, no uri, an id out of range) is skipped.
     public var headerExtensions: [String: UInt8] {
         var map: [String: UInt8] = [:]
         for value in attributes(named: "extmap") {
             let parts = value.split(separator: " ")
-            guard parts.count >= 2, let id = UInt8(parts[0].split(separator: "/")[0]) else { continue }
+            guard parts.count >= 2, let id = SDPNumber.decimal(parts[0].prefix { $0 != "/" }).flatMap(UInt8.init(exactly:)), id > 0 else {
+                continue
+            }
             map[String(parts[1])] = id
         }
         return map
@@ -81,14 +84,23 @@ public struct RTPMap: Equatable, Sendable {
 
     init?(attribute value: String) {
         let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, let payloadType = UInt8(parts[0]), payloadType < 128 else { return nil }
+        guard parts.count == 2, let payloadType = SDPNumber.decimal(parts[0]).flatMap(UInt8.init(exactly:)), payloadType < 128 else {
+            return nil
+        }
         let encoding = parts[1].split(separator: "/")
-        guard encoding.count >= 2, let clockRate = Int(encoding[1]), clockRate > 0 else { return nil }
+        // The clock feeds timestamp arithmetic, so it is held to what RTP uses (SendStream
+        // allows the same range). A channel count that is no count (0, "-2", 1000) is ignored,
+        // as a missing one is.
+        guard encoding.count >= 2, let clockRate = SDPNumber.decimal(encoding[1]), (1...Self.maxClockRate).contains(clockRate) else {
+            return nil
+        }
         self.payloadType = payloadType
         encodingName = String(encoding[0])
         self.clockRate = clockRate
-        channels = encoding.count > 2 ? Int(encoding[2]) : nil
+        channels = encoding.count > 2 ? SDPNumber.decimal(encoding[2]).flatMap { (1...255).contains($0) ? $0 : nil } : nil
     }
+
+    static let maxClockRate = 1_000_000
 
     public var attributeValue: String {
         "\(payloadType) \(encodingName)/\(clockRate)" + (channels.map { "/\($0)" } ?? "")

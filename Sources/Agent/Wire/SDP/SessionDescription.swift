@@ -28,9 +28,11 @@ public struct SessionDescription: Equatable, Sendable, SDPAttributeHolder {
         var description = SessionDescription(lines: [])
         var current: MediaDescription?
         var number = 0
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        // A bare CR ends a line too: kept inside a value, it would end the line in the text we
+        // write back (an answer copies fmtp values from the offer), and other parsers would
+        // read what follows it as a line of its own.
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             number += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             if line.isEmpty { continue }
             guard line.count >= 2, line[line.index(after: line.startIndex)] == "=", let type = line.first else {
                 throw .malformedLine(number: number, line: String(line.prefix(80)))
@@ -59,8 +61,9 @@ public struct SessionDescription: Equatable, Sendable, SDPAttributeHolder {
 
     private static func parseMediaLine(_ value: Substring, number: Int) throws(SDPError) -> MediaDescription {
         let parts = value.split(separator: " ")
-        // The port may carry a count ("9/2"); only the port matters here.
-        guard parts.count >= 3, let port = Int(parts[1].split(separator: "/")[0]), (0...65535).contains(port) else {
+        // The port may carry a count ("9/2"); only the port matters here. It is the text before
+        // the first "/": splitting "/" at "/" gives no pieces at all (`m=audio / …` trapped).
+        guard parts.count >= 3, let port = SDPNumber.decimal(parts[1].prefix { $0 != "/" }), port <= 65535 else {
             throw .badMediaLine(number: number, line: "m=" + String(value.prefix(80)))
         }
         return MediaDescription(kind: String(parts[0]), port: port, proto: String(parts[2]), formats: parts.dropFirst(3).map(String.init))

@@ -99,9 +99,65 @@ import Testing
         ("v=0\r\nm=audio\r\n", .badMediaLine(number: 2, line: "m=audio")),
         ("v=0\r\nm=audio x RTP/AVP 0\r\n", .badMediaLine(number: 2, line: "m=audio x RTP/AVP 0")),
         ("v=0\r\nm=audio 70000 RTP/AVP 0\r\n", .badMediaLine(number: 2, line: "m=audio 70000 RTP/AVP 0")),
+        // Fixtures: these trapped (index out of range on the port's "/" split).
+        ("v=0\r\nm=audio / UDP/TLS/RTP/SAVPF 111\r\n", .badMediaLine(number: 2, line: "m=audio / UDP/TLS/RTP/SAVPF 111")),
+        ("v=0\r\nm=video //2 RTP/AVP 96\r\n", .badMediaLine(number: 2, line: "m=video //2 RTP/AVP 96")),
+        ("v=0\r\nm=audio +9 RTP/AVP 0\r\n", .badMediaLine(number: 2, line: "m=audio +9 RTP/AVP 0")),
+        ("v=0\r\nm=audio 0000000009 RTP/AVP 0\r\n", .badMediaLine(number: 2, line: "m=audio 0000000009 RTP/AVP 0")),
     ] as [(String, SDPError)])
     func rejectsMalformedText(text: String, expected: SDPError) {
         #expect(throws: expected) { try SessionDescription.parse(text) }
+    }
+
+    /// Fuzz fixture (sdp target, minimized): `v=0\no=\r\r`. The first CR stayed in the value and
+    /// the text written back ended that line early. A bare CR now ends a line, so a value never
+    /// holds one: an offer's `a=fmtp:0 x\ra=injected` cannot smuggle a line into our answer.
+    @Test func aBareCarriageReturnEndsALine() throws {
+        let fixture = try SessionDescription.parse("v=0\no=\r\r")
+        #expect(fixture.lines == [SDPLine(type: "o", value: "")])
+        #expect(try SessionDescription.parse(fixture.text) == fixture)
+        let offer = try SessionDescription.parse("v=0\r\nm=audio 9 RTP/AVP 0\r\na=fmtp:0 x\ra=injected\r\r\n")
+        #expect(offer.media.first?.formatParameters(payloadType: 0) == "x")
+        #expect(offer.media.first?.hasAttribute("injected") == true)
+        #expect(try SessionDescription.parse(offer.text) == offer)
+    }
+
+    @Test func portWithCountStillReads() throws {
+        #expect(try SessionDescription.parse("v=0\r\nm=audio 9/2 RTP/AVP 0\r\n").media.first?.port == 9)
+    }
+
+    /// Fixture: `a=extmap:/ …` trapped (index out of range on the id's "/" split). Every
+    /// attribute reader takes hostile values without trapping, and skips what it cannot read.
+    @Test func malformedAttributesAreSkippedNotFatal() throws {
+        let text = [
+            "v=0", "a=group:BUNDLE", "a=group:", "m=video 9 UDP/TLS/RTP/SAVPF 96 97 x",
+            "a=extmap:/ urn:ietf:params:rtp-hdrext:sdes:mid", "a=extmap:/", "a=extmap:", "a=extmap:0 urn:zero",
+            "a=extmap:256 urn:big", "a=extmap:-1 urn:negative", "a=extmap:3/sendonly urn:kept", "a=extmap:4",
+            "a=rtpmap:", "a=rtpmap:96", "a=rtpmap:96 ", "a=rtpmap:96 /", "a=rtpmap:96 VP8/", "a=rtpmap:96 VP8/0",
+            "a=rtpmap:96 VP8/-90000", "a=rtpmap:96 VP8/99999999999999999999", "a=rtpmap:+96 VP8/90000",
+            "a=rtpmap:97 opus/48000/0", "a=rtpmap:97 opus/48000/-2", "a=rtpmap:97 opus/48000/", "a=rtpmap:98 VP9/90000",
+            "a=fmtp:", "a=fmtp:96", "a=ssrc:", "a=ssrc: ", "a=ssrc:x", "a=ssrc:4294967296 cname:x", "a=ssrc:7 cname:y",
+            "a=mid", "a=sendonly", "a=candidate:",
+        ].joined(separator: "\r\n") + "\r\n"
+        let description = try SessionDescription.parse(text)
+        let video = try #require(description.media.first)
+        #expect(video.headerExtensions == ["urn:kept": 3])
+        #expect(video.rtpMaps == [
+            RTPMap(payloadType: 97, encodingName: "opus", clockRate: 48000),
+            RTPMap(payloadType: 97, encodingName: "opus", clockRate: 48000),
+            RTPMap(payloadType: 97, encodingName: "opus", clockRate: 48000),
+            RTPMap(payloadType: 98, encodingName: "VP9", clockRate: 90000),
+        ])
+        #expect(video.formatParameters(payloadType: 96) == nil)
+        #expect(video.ssrcs == [7])
+        #expect(video.mid == nil)
+        #expect(video.direction == "sendonly")
+        #expect(description.bundleGroup == [])
+        #expect(description.attribute("mid", media: 5) == nil)
+        #expect(description.attribute("mid", media: -1) == nil)
+        #expect(throws: (any Error).self) { try RemoteTransportParameters(offer: description) }
+        // The answer builder reads the same accessors: it finds nothing it can take.
+        #expect(AnswerBuilder.negotiate(video, mid: "0").rejection == "no codec we can receive (offered: opus, opus, opus, VP9)")
     }
 
     @Test func badRtpmapIsSkippedNotFatal() throws {

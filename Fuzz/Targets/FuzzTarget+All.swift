@@ -1,0 +1,12 @@
+/// Every target, one per parser of untrusted bytes. The recipe parser is missing: it lives in
+/// the agentd executable target, which another module cannot import.
+extension FuzzTarget {
+    public static let all: [FuzzTarget] = [
+        .rtp, .rtcp, .sdp, .iceCandidate, .dcep, .janusJSON, .vp8, .vp9, .jitterBuffer, .receiveStream, .webm, .ivf,
+        .oggOpus, .janusToken,
+    ]
+
+    public static func named(_ name: String) -> FuzzTarget? {
+        all.first { $0.name == name }
+    }
+}
