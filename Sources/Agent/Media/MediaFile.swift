@@ -36,6 +36,11 @@ public enum MediaFile {
         return descriptor
     }
 
+    /// ``openForReading(_:)`` as a FileHandle that closes the descriptor when it goes away.
+    public static func openHandle(_ path: String) throws(MediaFileError) -> FileHandle {
+        FileHandle(fileDescriptor: try openForReading(path), closeOnDealloc: true)
+    }
+
     /// Checks that `path` can be opened and is a regular file, without keeping it open.
     public static func checkRegular(_ path: String) throws(MediaFileError) {
         close(try openForReading(path))

@@ -11,6 +11,23 @@ public enum MediaFileError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// What went wrong, without the path: for an error type that names the path itself.
+    public var reason: String {
+        switch self {
+        case .cannotOpen(_, let reason): reason
+        case .notRegularFile(_, let kind): "it is \(kind), not a regular file"
+        }
+    }
+
+    /// The message the file readers put in their own `io` errors (which name the path): "cannot
+    /// open for reading" as they always said, or why the file is refused.
+    public var readerMessage: String {
+        switch self {
+        case .cannotOpen: "cannot open for reading"
+        case .notRegularFile: reason
+        }
+    }
+
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"

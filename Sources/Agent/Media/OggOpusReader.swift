@@ -60,13 +60,7 @@ public final class OggOpusReader {
     public init(path: String) throws(OggOpusReaderError) {
         // A regular file only: a FIFO or a device would block or never end (MediaFile).
         let handle: FileHandle
-        do {
-            handle = FileHandle(fileDescriptor: try MediaFile.openForReading(path), closeOnDealloc: true)
-        } catch .notRegularFile(_, let kind) {
-            throw .io(operation: "open", path: path, message: "it is \(kind), not a regular file")
-        } catch {
-            throw .io(operation: "open", path: path, message: "cannot open for reading")
-        }
+        do { handle = try MediaFile.openHandle(path) } catch { throw .io(operation: "open", path: path, message: error.readerMessage) }
         let sync = UnsafeMutablePointer<ogg_sync_state>.allocate(capacity: 1)
         let stream = UnsafeMutablePointer<ogg_stream_state>.allocate(capacity: 1)
         ogg_sync_init(sync)

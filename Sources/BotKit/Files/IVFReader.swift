@@ -38,13 +38,7 @@ public final class IVFReader {
     public init(path: String) throws(IVFError) {
         // A regular file only: a FIFO or a device would block or never end (MediaFile).
         let handle: FileHandle
-        do {
-            handle = FileHandle(fileDescriptor: try MediaFile.openForReading(path), closeOnDealloc: true)
-        } catch .notRegularFile(_, let kind) {
-            throw .io(operation: "open", path: path, message: "it is \(kind), not a regular file")
-        } catch {
-            throw .io(operation: "open", path: path, message: "cannot open for reading")
-        }
+        do { handle = try MediaFile.openHandle(path) } catch { throw .io(operation: "open", path: path, message: error.readerMessage) }
         self.path = path
         self.handle = handle
         do {

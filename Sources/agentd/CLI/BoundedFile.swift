@@ -19,14 +19,7 @@ enum BoundedFile {
 
     static func read(_ path: String, limit: Int) throws(Failure) -> Data {
         let handle: FileHandle
-        do {
-            handle = FileHandle(fileDescriptor: try MediaFile.openForReading(path), closeOnDealloc: true)
-        } catch {
-            switch error {
-            case .cannotOpen(_, let reason): throw .unreadable(reason)
-            case .notRegularFile(_, let kind): throw .unreadable("it is \(kind), not a regular file")
-            }
-        }
+        do { handle = try MediaFile.openHandle(path) } catch { throw .unreadable(error.reason) }
         defer { try? handle.close() }
         do {
             let data = try handle.read(upToCount: limit + 1) ?? Data()
