@@ -27,9 +27,9 @@ import Testing
     /// Fuzz fixture (janus-token target): the expiry is any integer a token carries, and one far
     /// away made the warning delay trap converting seconds × 10⁹ to Int64.
     @Test(arguments: [
-        ("9223372036854775807,janus,janus.plugin.videoroom:x", "9007199254740992,janus,p:"),
+        ("9223372036854775807,janus,janus.plugin.videoroom:x", "253402300799,janus,p:"),
         ("99999999999,janus,p:x", "99999999999,janus,p:"),
-        ("-9223372036854775808,janus,p:x", "-9007199254740992,janus,p:"),
+        ("-9223372036854775808,janus,p:x", "0,janus,p:"),
     ])
     func farOrPastExpiriesGiveADelayWithoutTrapping(value: String, mintedPrefix: String) throws {
         let token = JanusToken(value)
@@ -46,7 +46,7 @@ import Testing
                 #expect(abs(Double(delay.totalNanoseconds) / 1e9 - expected) < 1e-3 * max(1, expected))
             }
         }
-        // Minting such a date does not trap either; the expiry is held to 2^53 seconds.
+        // Minting such a date does not trap either; the expiry is held to 1970 ... 9999-12-31 (latestExpiry).
         let minted = JanusToken.mint(secret: "s", plugins: ["p"], expiry: expiry)
         #expect(minted.value.hasPrefix(mintedPrefix))
     }
