@@ -126,7 +126,7 @@ final class HTTPConnection: @unchecked Sendable {
         enter(.handling, deadline: nil)
         let number = serial
         let respond = handlers.respond
-        Task {
+        Task(executorPreference: APIExecutor.shared) {
             let response = await respond(request)
             self.loop.execute { self.answer(number, response) }
         }

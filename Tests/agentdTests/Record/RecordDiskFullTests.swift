@@ -33,7 +33,7 @@ struct RecordDiskFullTests {
 
         let recording = try ChildProcess(
             AgentdBinary.path,
-            ["record", "--server", lab.janusWS, "--room", room, "--out", out, "--duration", "120", "--ice-allow", "agentd-lab0"],
+            ["record", "--server", lab.janusWS, "--room", room, "--create", "--out", out, "--duration", "120", "--ice-allow", "agentd-lab0"],
             name: "agentd record")
         defer { recording.terminate() }
         try await pollUntil(timeout: .seconds(90), "agentd record to stop on the full disk") { !recording.isRunning }
@@ -59,7 +59,7 @@ struct RecordDiskFullTests {
         let daemon = try await DaemonProcess.start(lab: lab, outputRoot: disk.path)
         defer { daemon.finish() }
 
-        let created = try await daemon.client.post("/v1/recordings", #"{"room": "\#(room)", "out": "full", "duration": 120}"#)
+        let created = try await daemon.client.post("/v1/recordings", #"{"room": "\#(room)", "out": "full", "duration": 120, "create": true}"#)
         #expect(created.status == 201, "\(created.text)")
         let id = try #require(created.json?["id"]?.stringValue)
         let ended = try await daemon.client.waitForJob(id, in: ["failed", "done"], within: .seconds(90))

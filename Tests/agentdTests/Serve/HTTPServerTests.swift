@@ -1,6 +1,7 @@
 import Agent
 import Foundation
 import TestSupport
+import Synchronization
 import Testing
 
 @testable import agentd
@@ -145,6 +146,53 @@ struct HTTPServerTests {
         for connection in idle { connection.close() }
         await daemon.shutdown()
     }
+}
+
+/// The API answers while Swift's cooperative pool is blocked (APIExecutor).
+@Suite("APIExecutor", .serialized)
+struct APIExecutorTests {
+    @Test("with every cooperative thread blocked, /v1/jobs and /healthz still answer at once")
+    func answersWhileThePoolIsBlocked() async throws {
+        let daemon = try InProcessDaemon()
+        let port = daemon.port
+        let token = InProcessDaemon.token
+        // Measured from a thread of its own once the pool is held, so the measurement needs no pool.
+        let probe = PoolProbe()
+        let poolHeld = DispatchSemaphore(value: 0)
+        let prober = Thread {
+            poolHeld.wait()
+            var times: [Duration] = []
+            for path in ["/v1/jobs", "/healthz"] {
+                let started = ContinuousClock.now
+                let connection = try? RawHTTPConnection(port: port, timeout: .seconds(10))
+                try? connection?.send("GET \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n")
+                if (try? connection?.readResponse().status) == 200 { times.append(ContinuousClock.now - started) }
+                connection?.close()
+            }
+            probe.times.withLock { $0 = times }
+        }
+        prober.start()
+        // Hold every thread of the pool (one per core) until the prober is done, or 8 s.
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<threads {
+                group.addTask {
+                    if index == 0 { poolHeld.signal() }
+                    let deadline = ContinuousClock.now + .seconds(8)
+                    while probe.times.withLock({ $0 == nil }), ContinuousClock.now < deadline { usleep(1000) }
+                }
+            }
+        }
+        let times = try #require(probe.times.withLock { $0 }, "the prober did not finish while the pool was held")
+        #expect(times.count == 2, "answered: \(times)")
+        #expect(times.allSatisfy { $0 < .seconds(2) }, "\(times)")
+        await daemon.shutdown()
+    }
+}
+
+/// What the prober measured, shared with the pool's blockers.
+final class PoolProbe: Sendable {
+    let times = Mutex<[Duration]?>(nil)
 }
 
 /// The kernel's TCP table (/proc/net/tcp and tcp6): which sockets are in which state.
