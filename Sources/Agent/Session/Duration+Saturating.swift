@@ -6,21 +6,18 @@
 /// (about ±292 years), which is "never" for every timer here.
 extension Duration {
     /// The duration in whole nanoseconds, saturating at the Int64 range instead of trapping.
-    public var totalNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        guard !overflowSum else { return seconds < 0 ? .min : .max }
-        return sum
-    }
+    public var totalNanoseconds: Int64 { total(perSecond: 1_000_000_000) }
 
     /// The duration in whole milliseconds (rounded toward zero), saturating at the Int64 range.
-    public var totalMilliseconds: Int64 {
+    public var totalMilliseconds: Int64 { total(perSecond: 1000) }
+
+    /// Whole units of `1 / perSecond` s (rounded toward zero), saturating at the Int64 range.
+    /// `perSecond` divides 10^18, so one unit is a whole number of attoseconds.
+    private func total(perSecond: Int64) -> Int64 {
         let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: perSecond)
         guard !overflow else { return seconds < 0 ? .min : .max }
-        let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / (1_000_000_000_000_000_000 / perSecond))
         guard !overflowSum else { return seconds < 0 ? .min : .max }
         return sum
     }

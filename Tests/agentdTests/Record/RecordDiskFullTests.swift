@@ -22,13 +22,8 @@ struct RecordDiskFullTests {
     }
 
     private func checkRecordFillsTheDisk() async throws {
-        let lab = try LabEnvironment.required()
-        let scratch = try ScratchDirectory("diskfull")
-        let room = LabEnvironment.freshRoom("diskfull")
-        let player = try startPlayer(lab, room: room, display: "filler", scratch: scratch)
-        defer { player.terminate() }
-        let disk = try SmallFileSystem(bytes: Self.diskBytes)
-        defer { disk.remove() }
+        let (lab, room, player, disk, scratch) = try scenario("diskfull")
+        defer { player.terminate(); disk.remove(); withExtendedLifetime(scratch) {} }
         let out = disk.file("rec")
 
         let recording = try ChildProcess(
@@ -49,13 +44,8 @@ struct RecordDiskFullTests {
     }
 
     private func checkDaemonJobFillsTheDisk() async throws {
-        let lab = try LabEnvironment.required()
-        let scratch = try ScratchDirectory("diskfull-serve")
-        let room = LabEnvironment.freshRoom("diskfull-serve")
-        let player = try startPlayer(lab, room: room, display: "filler", scratch: scratch)
-        defer { player.terminate() }
-        let disk = try SmallFileSystem(bytes: Self.diskBytes)
-        defer { disk.remove() }
+        let (lab, room, player, disk, scratch) = try scenario("diskfull-serve")
+        defer { player.terminate(); disk.remove(); withExtendedLifetime(scratch) {} }
         let daemon = try await DaemonProcess.start(lab: lab, outputRoot: disk.path)
         defer { daemon.finish() }
 
@@ -74,16 +64,23 @@ struct RecordDiskFullTests {
         #expect(try await daemon.client.get("/v1/jobs/\(id)").json?["state"] == "failed")
     }
 
-    /// `agentd play` of a tone and a 400 kb/s pattern, looping, until the test ends.
-    private func startPlayer(_ lab: LabEnvironment, room: String, display: String, scratch: ScratchDirectory) throws -> ChildProcess {
+    /// A fresh room with `agentd play` of a tone and a 400 kb/s pattern in it as "filler", looping
+    /// until the test ends, the small disk to record onto, and the scratch directory holding the
+    /// player's files (it loops, so they must outlive it).
+    private func scenario(_ label: String) throws -> (LabEnvironment, String, ChildProcess, SmallFileSystem, ScratchDirectory) {
+        let lab = try LabEnvironment.required()
+        let disk = try SmallFileSystem(bytes: Self.diskBytes)
+        let scratch = try ScratchDirectory(label)
+        let room = LabEnvironment.freshRoom(label)
         let audio = scratch.path("tone.opus")
         let video = scratch.path("pattern.ivf")
         try PlayMedia.toneOpus(audio, seconds: 10)
         try PlayMedia.patternIVF(video, seconds: 10)
-        return try ChildProcess(
+        let player = try ChildProcess(
             AgentdBinary.path,
-            ["play", "--server", lab.janusWS, "--room", room, "--display", display, "--audio", audio, "--video", video,
+            ["play", "--server", lab.janusWS, "--room", room, "--display", "filler", "--audio", audio, "--video", video,
              "--create", "--loop", "--duration", "150", "--ice-allow", "agentd-lab0"], name: "agentd play")
+        return (lab, room, player, disk, scratch)
     }
 
     /// The manifest is final (failed, ended, with the disk's error) and every media file decodes
