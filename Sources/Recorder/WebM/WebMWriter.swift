@@ -27,7 +27,10 @@ public final class WebMWriter {
     private var infoPosition: Int64 = 0
     private var tracksPosition: Int64 = 0
 
+    /// The open cluster's SimpleBlocks.
     private var cluster: [UInt8] = []
+    /// The closed cluster as written: header, timestamp, blocks.
+    private var clusterOut: [UInt8] = []
     private var clusterTimestamp: Int64?
     private var clusterHasCue = false
     private var cuePoints: [(time: Int64, track: UInt8, position: Int64)] = []
@@ -122,11 +125,16 @@ public final class WebMWriter {
             clusterHasCue = true
         }
         let relative = Int16(truncatingIfNeeded: timestampMs - (clusterTimestamp ?? timestampMs))
-        var block: [UInt8] = EBML.size(UInt64(track))
-        block += EBML.bigEndian(relative)
-        block.append(keyframe || !isVideo ? 0x80 : 0x00)
-        block += frame
-        cluster += EBML.element(MatroskaID.simpleBlock, block)
+        // SimpleBlock: track number, relative timestamp, flags, frame; built in place in the
+        // cluster buffer (no per-frame copies: a keyframe is tens of KB).
+        let trackNumber = EBML.size(UInt64(track))
+        let bodySize = trackNumber.count + 3 + frame.count
+        cluster += EBML.id(MatroskaID.simpleBlock)
+        cluster += EBML.size(UInt64(bodySize))
+        cluster += trackNumber
+        cluster += EBML.bigEndian(relative)
+        cluster.append(keyframe || !isVideo ? 0x80 : 0x00)
+        cluster += frame
         firstTimestamp = min(firstTimestamp ?? timestampMs, timestampMs)
         lastTimestamp = max(lastTimestamp, timestampMs)
         framesWritten += 1
@@ -135,8 +143,15 @@ public final class WebMWriter {
     /// Writes the open cluster, if any, to the sink.
     private func flushCluster() throws {
         guard let timestamp = clusterTimestamp else { return }
-        let body = EBML.unsigned(MatroskaID.timestamp, UInt64(max(0, timestamp))) + cluster
-        try sink.append(EBML.element(MatroskaID.cluster, body))
+        // One append per cluster (all or nothing on a full disk), assembled in a buffer kept
+        // from cluster to cluster: a recording's steady state allocates nothing here.
+        let timestampElement = EBML.unsigned(MatroskaID.timestamp, UInt64(max(0, timestamp)))
+        clusterOut.removeAll(keepingCapacity: true)
+        clusterOut += EBML.id(MatroskaID.cluster)
+        clusterOut += EBML.size(UInt64(timestampElement.count + cluster.count))
+        clusterOut += timestampElement
+        clusterOut += cluster
+        try sink.append(clusterOut)
         cluster.removeAll(keepingCapacity: true)
         clusterTimestamp = nil
         // Keep Info's duration current, so a killed process leaves a file whose header says
