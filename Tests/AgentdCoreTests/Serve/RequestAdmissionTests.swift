@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import agentd
+@testable import AgentdCore
 
 /// The decision the HTTP server takes before a body is read, as a pure function.
 @Suite("RequestAdmission")

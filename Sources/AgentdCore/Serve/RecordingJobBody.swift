@@ -4,10 +4,10 @@ import Recorder
 
 /// `POST /v1/recordings`'s body, checked and turned into a ``RecordingRequest`` with the
 /// daemon's defaults. Every mistake is a 400 with a message naming the field.
-enum RecordingJobBody {
-    static let keys: Set<String> = ["server", "room", "token", "pin", "display", "formats", "duration", "out", "create"]
+package enum RecordingJobBody {
+    package static let keys: Set<String> = ["server", "room", "token", "pin", "display", "formats", "duration", "out", "create"]
 
-    static func request(_ body: JSONValue, settings: ServeSettings, startedAt: Date = Date()) throws(APIError) -> RecordingRequest {
+    package static func request(_ body: JSONValue, settings: ServeSettings, startedAt: Date = Date()) throws(APIError) -> RecordingRequest {
         guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
         let unknown = object.keys.filter { !keys.contains($0) }.sorted()
         guard unknown.isEmpty else {
@@ -46,7 +46,7 @@ enum RecordingJobBody {
         return text
     }
 
-    static func duration(_ value: JSONValue?) throws(APIError) -> Double? {
+    package static func duration(_ value: JSONValue?) throws(APIError) -> Double? {
         let seconds: Double
         switch value {
         case nil, .null?: return nil
@@ -85,7 +85,7 @@ enum RecordingJobBody {
     /// `<room>-<UTC stamp>` gets `-2`, `-3`, … when a recording of the room started in the same
     /// second. The job claims the directory atomically when it is prepared
     /// (``RecordingDirectory/Existing/refuse``); the check here only answers early.
-    static func directory(_ out: String?, room: String, root: String, startedAt: Date) throws(APIError) -> RecordingDirectory {
+    package static func directory(_ out: String?, room: String, root: String, startedAt: Date) throws(APIError) -> RecordingDirectory {
         let manager = FileManager.default
         guard let out else {
             let first = RecordingDirectory(room: room, startedAt: startedAt, base: root)
@@ -112,7 +112,7 @@ enum RecordingJobBody {
 
     /// The API's answer when a job's directory cannot be had: 409 when it is taken (it exists,
     /// or holds a recording), 500 when the output root cannot be written.
-    static func outputError(_ error: RecordingDirectoryError, out: String?) -> APIError {
+    package static func outputError(_ error: RecordingDirectoryError, out: String?) -> APIError {
         let name = out.map { "out \($0)" } ?? "the recording's directory"
         switch error {
         case .alreadyExists:

@@ -6,44 +6,47 @@ import Recorder
 /// ``RecipeError/invalid(path:message:)`` naming the JSON path, and rules that span fields (an
 /// audience records, `say` needs a speech track) are checked too. recipes/schema.json describes
 /// the same format; a test keeps their top-level keys equal.
-enum RecipeParser {
-    static let topLevelKeys: Set<String> = [
+package enum RecipeParser {
+    package static let topLevelKeys: Set<String> = [
         "name", "description", "role", "display", "server", "room", "token", "pin", "create", "duration",
         "participants", "tracks", "behaviours", "record",
     ]
-    static let audioSources = ["tone", "file", "speech", "echo", "silence"]
-    static let videoSources = ["file", "pattern"]
-    static let triggers = ["start", "user_joined", "user_left"]
+    package static let audioSources = ["tone", "file", "speech", "echo", "silence"]
+    package static let videoSources = ["file", "pattern"]
+    package static let triggers = ["start", "user_joined", "user_left"]
     /// Load tests beyond this belong on more than one machine.
-    static let participantRange = 1...50
+    package static let participantRange = 1...50
     /// A recipe file (or API body) is at most this big; the lists inside have bounds of their own.
-    static let maximumRecipeBytes = 1 << 20
-    static let maximumBehaviours = 100
-    static let maximumPlaylist = 1000
+    package static let maximumRecipeBytes = 1 << 20
+    package static let maximumBehaviours = 100
+    package static let maximumPlaylist = 1000
     /// A `send` message: what one data-channel message reasonably carries.
-    static let maximumMessageBytes = 65_536
+    package static let maximumMessageBytes = 65_536
+    /// The echo's delay: its delay line holds that much audio (plus slack) per bot.
+    package static let echoDelayMilliseconds = 0...10_000
 
     /// Parses recipe JSON; relative file paths in it resolve against `baseDirectory`.
-    static func parse(_ data: Data, baseDirectory: URL) throws(RecipeError) -> Recipe {
+    package static func parse(_ data: Data, baseDirectory: URL) throws(RecipeError) -> Recipe {
         guard data.count <= maximumRecipeBytes else {
             throw .invalid(path: "$", message: "the recipe is \(data.count) bytes; at most \(maximumRecipeBytes) are read")
         }
+        // The bounded parser: nesting past its depth limit is an error, not a deep recursion.
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
+            value = try JSONValue(parsing: data, maxBytes: maximumRecipeBytes)
         } catch {
-            throw .malformedJSON(ErrorText.jsonReason(error))
+            throw .malformedJSON(error.description)
         }
         return try parse(value, baseDirectory: baseDirectory)
     }
 
-    static func parse(_ value: JSONValue, baseDirectory: URL) throws(RecipeError) -> Recipe {
+    package static func parse(_ value: JSONValue, baseDirectory: URL) throws(RecipeError) -> Recipe {
         let fields = try RecipeFields(value, at: "$", allowed: topLevelKeys)
         let name = try fields.requiredString("name", matching: ChannelName.isValid, expected: "a name of \(ChannelName.ruleDescription)")
         var recipe = Recipe(
             name: name, description: try fields.string("description"), role: try fields.choice("role", Recipe.Role.self) ?? .host,
             display: try fields.string("display", matching: DisplayName.isValid, expected: DisplayName.ruleDescription) ?? name,
-            server: try fields.string("server", matching: isServerURL, expected: "a ws:// or wss:// URL"),
+            server: try fields.string("server", matching: { JanusURL.parse($0) != nil }, expected: "a ws:// or wss:// URL"),
             room: try fields.string("room", matching: ChannelName.isValid, expected: "a room name of \(ChannelName.ruleDescription)"),
             token: try fields.string("token"), pin: try fields.string("pin"), create: try fields.bool("create") ?? false,
             duration: try fields.number("duration", in: 0...JobDuration.maximumSeconds, exclusiveLower: true),
@@ -62,11 +65,6 @@ enum RecipeParser {
         return recipe
     }
 
-    static func isServerURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else { return false }
-        return (scheme == "ws" || scheme == "wss") && !host.isEmpty
-    }
-
     private static func audioSource(_ value: JSONValue, at path: String) throws(RecipeError) -> Recipe.AudioSource {
         let source = try sourceName(value, at: path, choices: audioSources)
         switch source {
@@ -82,7 +80,7 @@ enum RecipeParser {
             return .speech(voice: voice, wordsPerMinute: try fields.integer("speed", in: 80...450) ?? 160)
         case "echo":
             let fields = try RecipeFields(value, at: path, allowed: ["source", "delay_ms"])
-            return .echo(delayMilliseconds: try fields.integer("delay_ms", in: 0...EchoDelayLine.maximumDelayMilliseconds) ?? 500)
+            return .echo(delayMilliseconds: try fields.integer("delay_ms", in: echoDelayMilliseconds) ?? 500)
         default:
             _ = try RecipeFields(value, at: path, allowed: ["source"])
             return .silence

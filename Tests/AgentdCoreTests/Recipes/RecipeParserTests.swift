@@ -3,13 +3,12 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import agentd
+@testable import AgentdCore
 
-/// The recipe format: every shipped recipe parses to what it says, schema.json describes the keys
-/// the parser takes, and bad recipes fail with the JSON path of the problem.
+/// The recipe format: schema.json describes the keys the parser takes, and bad recipes fail with
+/// the JSON path of the problem.
 @Suite struct RecipeParserTests {
     static let recipes = Repository.root.appendingPathComponent("recipes")
-    static let shipped = ["tone", "player", "echo", "announcer", "greeter", "recorder", "load"]
     static let base = URL(fileURLWithPath: "/srv/recipes")
 
     func parse(_ text: String) throws(RecipeError) -> Recipe {
@@ -26,31 +25,6 @@ import Testing
         } catch {
             return ("(not invalid)", error.description)
         }
-    }
-
-    @Test("every shipped recipe parses, and the library lists them all")
-    func shippedRecipesParse() throws {
-        let library = RecipeLibrary(directory: Self.recipes)
-        #expect(Set(library.names()).isSuperset(of: Self.shipped), "\(library.names())")
-        for name in library.names() {
-            let recipe = try library.recipe(named: name)
-            #expect(recipe.name == name)
-        }
-        let tone = try library.recipe(named: "tone")
-        #expect(tone.audio == .tone(frequency: 440, amplitude: 0.5) && tone.video == nil && !tone.listens)
-        let player = try library.recipe(named: "player")
-        guard case .file(let files) = player.video else { Issue.record("player has no file video"); return }
-        #expect(files.loop && player.resolve(files.playlist[0]) == Repository.root.appendingPathComponent("samples/pattern.webm").path)
-        #expect(try library.recipe(named: "echo").audio == .echo(delayMilliseconds: 500))
-        #expect(try library.recipe(named: "echo").listens)
-        let greeter = try library.recipe(named: "greeter")
-        #expect(greeter.listens && greeter.behaviours.first?.trigger == .userJoined)
-        #expect(greeter.behaviours.first?.send?.render(name: "carol") == #"{"text":"welcome carol","to":"carol","type":"greeting"}"#)
-        let announcer = try library.recipe(named: "announcer")
-        #expect(announcer.behaviours.map(\.trigger) == [.start, .every(seconds: 10, times: nil)])
-        let recorder = try library.recipe(named: "recorder")
-        #expect(recorder.role == .audience && recorder.record == .init(formats: ["webm", "wav", "data"], out: nil))
-        #expect(try library.recipe(named: "load").participants == 3)
     }
 
     @Test("schema.json's top-level properties are exactly the keys the parser accepts; its source lists match")
@@ -159,64 +133,6 @@ import Testing
         #expect(back["to"] == .string(#"a "quoted" name"#) && back["list"] == [.string(#"a "quoted" name"#), 3])
     }
 
-    @Test("overrides replace the recipe's room settings; a recipe without server or room is a usage error")
-    func overrides() async throws {
-        let recipe = try parse(#"{"name": "t", "room": "a", "display": "x", "tracks": {"audio": {"source": "tone"}}}"#)
-        let applied = RecipeOverrides(server: "ws://h/", room: "b", create: true, display: "y", duration: 3).applied(to: recipe)
-        #expect(applied.server == "ws://h/" && applied.room == "b" && applied.create && applied.display == "y" && applied.duration == 3)
-        #expect(RecipeOverrides().applied(to: recipe) == recipe)
-        let runner = RecipeRunner(recipe: recipe, iceAddresses: [])
-        await #expect(throws: CommandFailure(.usage, "recipe t names no server", hint: "give --server or \"server\" in the recipe")) {
-            _ = try await runner.run(until: {})
-        }
-    }
-
-    @Test("the recorder recipe hands its settings to the RecordingLauncher and reports what it says")
-    func recorderSeam() async throws {
-        let recipe = try RecipeLibrary(directory: Self.recipes).recipe(named: "recorder")
-        let overrides = RecipeOverrides(server: "ws://10.77.0.2:8188/", room: "r1", duration: 0.05)
-        let seen = Shared<(RecordingRequest, [String])?>(nil)
-        let runner = RecipeRunner(recipe: recipe, overrides: overrides, iceAddresses: ["10.77.0.1"]) { request, addresses, stop in
-            seen.withLock { $0 = (request, addresses) }
-            return RecordingLaunchResult(summary: "recorded 0 participant(s)", stoppedBy: "duration")
-        }
-        let outcome = try await runner.run(until: { try? await Task.sleep(for: .seconds(30)) })
-        #expect(outcome.recording == "recorded 0 participant(s)" && outcome.stoppedBy == "duration", "\(outcome)")
-        let (request, addresses) = try #require(seen.current)
-        #expect(request.server == "ws://10.77.0.2:8188/" && request.room == "r1" && request.display == "recorder" && !request.create)
-        #expect(request.formats.names.sorted() == ["data", "wav", "webm"] && request.duration == 0.05 && addresses == ["10.77.0.1"])
-        #expect(request.directory.path.contains("recordings/r1-"), "\(request.directory.path)")
-    }
-
-    @Test("under a daemon's output root a recorder's out must stay inside it")
-    func recorderOutUnderRoot() throws {
-        var recipe = try RecipeLibrary(directory: Self.recipes).recipe(named: "recorder")
-        recipe.record?.out = "sub/dir"
-        let inside = try RecipeRecording.request(for: recipe, server: "ws://h/", room: "r", outputRoot: "/var/lib/agentd")
-        #expect(inside.directory.path == "/var/lib/agentd/sub/dir")
-        recipe.record?.out = "../escape"
-        #expect(throws: CommandFailure.self) { try RecipeRecording.request(for: recipe, server: "ws://h/", room: "r", outputRoot: "/var/lib/agentd") }
-    }
-
-    @Test("agentd bot: a bad recipe exits 2 naming the path, before joining anything")
-    func badRecipeExitsUsage() async throws {
-        let scratch = try ScratchDirectory("recipe-bad")
-        let path = scratch.path("bad.json")
-        try Data(#"{"name": "t", "tracks": {"audio": {"source": "tone", "frequency": "high"}}}"#.utf8).write(to: URL(fileURLWithPath: path))
-        let output = CapturedOutput()
-        let code = await output.tool().run(["bot", path, "--server", "ws://10.77.0.2:8188/", "--room", "x"])
-        #expect(code == .usage)
-        #expect(output.stderr.hasPrefix("agentd: error: $.tracks.audio.frequency: expected a number"), "\(output.stderr)")
-        let missing = CapturedOutput()
-        #expect(await missing.tool().run(["bot", "nonexistent", "--recipes", scratch.directory.path]) == .usage)
-        #expect(missing.stderr.contains("no recipe named 'nonexistent'"), "\(missing.stderr)")
-        let noFile = CapturedOutput()
-        try Data(#"{"name": "p", "tracks": {"audio": {"source": "file", "playlist": ["missing.wav"]}}}"#.utf8)
-            .write(to: URL(fileURLWithPath: scratch.path("p.json")))
-        #expect(await noFile.tool().run(["bot", scratch.path("p.json"), "--server", "ws://10.77.0.2:8188/", "--room", "x"]) == .usage)
-        #expect(noFile.stderr.contains("missing.wav"), "\(noFile.stderr)")
-    }
-
     /// Every list and string has a bound, with an error naming its path: 1.25 M behaviours used to
     /// be read whole (570 MB).
     @Test("lists, strings, display names and messages are bounded, naming the JSON path")
@@ -244,18 +160,5 @@ import Testing
             #expect(failure?.message.contains(says) == true, "\(path): \(failure?.message ?? "accepted")")
         }
         #expect(throws: RecipeError.self) { try RecipeParser.parse(Data(count: RecipeParser.maximumRecipeBytes + 1), baseDirectory: Self.base) }
-    }
-
-    @Test("a recipe file that is a FIFO or larger than 1 MiB is unreadable, not read forever")
-    func recipeFilesAreReadWithinBounds() throws {
-        let scratch = try ScratchDirectory("recipefile")
-        #expect(mkfifo(scratch.path("fifo.json"), 0o644) == 0)
-        #expect(throws: RecipeError.unreadable(path: scratch.path("fifo.json"), reason: "it is a FIFO (named pipe), not a regular file")) {
-            try RecipeLibrary.load(path: scratch.path("fifo.json"))
-        }
-        let big = scratch.path("big.json")
-        #expect(FileManager.default.createFile(atPath: big, contents: nil))
-        #expect(truncate(big, 64 << 20) == 0)
-        #expect(throws: RecipeError.unreadable(path: big, reason: "it is larger than 1024 KiB")) { try RecipeLibrary.load(path: big) }
     }
 }

@@ -5,24 +5,29 @@
 /// chunk, so a request without the token, to a path that does not exist, or with a body over the
 /// limit is refused before its body is read; ``APIHandler`` asks it once more with the whole
 /// request, so both give the same answer. A fuzz target can call ``decide(_:bodyBytes:)`` directly.
-struct RequestAdmission: Sendable {
+package struct RequestAdmission: Sendable {
     /// Bodies above this are refused (413). API bodies are small JSON objects.
-    static let maxBodyBytes = 1 << 20
+    package static let maxBodyBytes = 1 << 20
 
-    enum Decision: Equatable, Sendable {
+    package enum Decision: Equatable, Sendable {
         /// Go on: the route (with its `{id}`) serves the request once its body is in.
         case admit(APIRoute, id: String?)
         /// Answer this now; the rest of the request does not matter.
         case refuse(HTTPResponse)
     }
 
-    let auth: APIAuth
-    var maxBodyBytes = Self.maxBodyBytes
+    package let auth: APIAuth
+    package var maxBodyBytes = Self.maxBodyBytes
+
+    package init(auth: APIAuth, maxBodyBytes: Int = Self.maxBodyBytes) {
+        self.auth = auth
+        self.maxBodyBytes = maxBodyBytes
+    }
 
     /// - Parameters:
     ///   - head: the request line and headers (its body is not looked at).
     ///   - bodyBytes: the body's size as far as it is known (negative counts as 0).
-    func decide(_ head: HTTPRequest, bodyBytes: Int) -> Decision {
+    package func decide(_ head: HTTPRequest, bodyBytes: Int) -> Decision {
         // Unknown /v1 paths need the token too: without it, nothing under /v1 is revealed.
         if head.path.hasPrefix("/v1/") || head.path == "/v1", !auth.allows(head) {
             var response = HTTPResponse.error(401, "missing or wrong bearer token (send Authorization: Bearer <api token>)")

@@ -1,6 +1,6 @@
 /// Why a recipe cannot be read or run as written. All of them are found before anything joins
 /// (exit 2 from `agentd bot`, 400 from the daemon).
-enum RecipeError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum RecipeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The recipe file cannot be read.
     case unreadable(path: String, reason: String)
     /// Not JSON at all.
@@ -10,7 +10,7 @@ enum RecipeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No recipe of that name in the recipes directory.
     case notFound(name: String, directory: String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason): "cannot read recipe \(path): \(reason)"
         case .malformedJSON(let reason): "the recipe is not valid JSON: \(reason)"

@@ -4,32 +4,32 @@ import Synchronization
 
 /// What one recording of one room needs, however it was asked for: `agentd record`'s flags
 /// (``RecordPlan``) or a `POST /v1/recordings` body. Checked before anything joins a room.
-struct RecordingRequest: Sendable {
-    let server: String
-    let room: String
-    let display: String
+package struct RecordingRequest: Sendable {
+    package let server: String
+    package let room: String
+    package let display: String
     /// The Janus core token and the room pin: secrets, never logged or echoed back.
-    let token: String?
-    let pin: String?
-    let create: Bool
+    package let token: String?
+    package let pin: String?
+    package let create: Bool
     /// Seconds from ``startedAt``; nil records until stopped.
-    let duration: Double?
-    let formats: RecordingFormats
-    let directory: RecordingDirectory
+    package let duration: Double?
+    package let formats: RecordingFormats
+    package let directory: RecordingDirectory
     /// The recording's t=0.
-    let startedAt: Date
+    package let startedAt: Date
     /// What may already be in ``directory``: the daemon makes a new one; `agentd record` refuses
     /// to write over a recording unless `--overwrite`.
-    let existing: RecordingDirectory.Existing
+    package let existing: RecordingDirectory.Existing
     /// What ``prepareOutput()`` created; shared by every copy of the request.
     private let output = OutputClaim()
 
-    static let defaultDisplay = "agentd-recorder"
+    package static let defaultDisplay = "agentd-recorder"
 
     /// ``server`` with its credentials masked: what the manifest, the job and summaries show.
-    var displayServer: String { JanusURL.redacted(server) }
+    package var displayServer: String { JanusURL.redacted(server) }
 
-    init(server: String, room: String, display: String = defaultDisplay, token: String? = nil, pin: String? = nil,
+    package init(server: String, room: String, display: String = defaultDisplay, token: String? = nil, pin: String? = nil,
          create: Bool = false, duration: Double? = nil, formats: RecordingFormats = .default,
          directory: RecordingDirectory, existing: RecordingDirectory.Existing = .refuseRecording, startedAt: Date) {
         self.server = server
@@ -47,28 +47,16 @@ struct RecordingRequest: Sendable {
 
     /// Creates the directory under the ``existing`` rule and probes it with a write, once per
     /// request: later calls (the job's own, after the CLI's or the API's) do nothing.
-    func prepareOutput() throws(RecordingDirectoryError) {
+    package func prepareOutput() throws(RecordingDirectoryError) {
         let (directory, existing) = (self.directory, self.existing)
         try output.claim { () throws(RecordingDirectoryError) in try directory.prepare(existing: existing) }
-    }
-
-    /// ``prepareOutput()`` with the CLI's error: exit 5 before we join.
-    func checkOutput() throws(CommandFailure) {
-        do {
-            try prepareOutput()
-        } catch .notWritable(let path, let operation, let reason) {
-            let error = RecordingDirectoryError.notWritable(path: path, operation: operation, reason: reason)
-            throw CommandFailure(.outputFailed, "cannot write to \(directory.path): \(error)", hint: "choose another --out")
-        } catch {
-            throw CommandFailure(.outputFailed, error.description, hint: "choose another --out or pass --overwrite")
-        }
     }
 
     /// After a failed join: the recording's files that hold nothing (the manifest, empty media
     /// files) go away, and so do the directories ``prepareOutput()`` created, so a refused or
     /// unreachable room leaves no litter. Files that are not a recording's, and directories that
     /// were there before, are never touched.
-    func removeUnusedOutput() {
+    package func removeUnusedOutput() {
         guard let created = output.created else { return }
         let manager = FileManager.default
         let ours = ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).filter(RecordingDirectory.isRecordingFile)

@@ -6,38 +6,38 @@ import Foundation
 ///
 /// Room settings (`server`, `room`, `token`, `pin`, `create`, `display`, `duration`) are defaults
 /// that ``RecipeOverrides`` (CLI flags, a daemon request) replace.
-struct Recipe: Sendable, Equatable {
-    enum Role: String, Sendable, CaseIterable {
+package struct Recipe: Sendable, Equatable {
+    package enum Role: String, Sendable, CaseIterable {
         /// Publishes tracks and data: everyone sees it.
         case host
         /// Joins without publishing (the recorder).
         case audience
     }
 
-    var name: String
-    var description: String?
-    var role: Role
+    package var name: String
+    package var description: String?
+    package var role: Role
     /// The display name; `name` when the recipe gives none. Load participants add `-1`, `-2`, ….
-    var display: String
-    var server: String?
-    var room: String?
-    var token: String?
-    var pin: String?
-    var create: Bool
+    package var display: String
+    package var server: String?
+    package var room: String?
+    package var token: String?
+    package var pin: String?
+    package var create: Bool
     /// Seconds to run; nil runs until stopped (or until a playlist without loop ends).
-    var duration: Double?
+    package var duration: Double?
     /// How many identical participants join (the load recipe); 1 otherwise.
-    var participants: Int
-    var audio: AudioSource?
-    var video: VideoSource?
-    var behaviours: [Behaviour]
+    package var participants: Int
+    package var audio: AudioSource?
+    package var video: VideoSource?
+    package var behaviours: [Behaviour]
     /// What an audience recipe records.
-    var record: RecordSettings?
+    package var record: RecordSettings?
     /// Relative file paths in the recipe resolve against this directory (the recipe file's own).
-    var baseDirectory: URL
+    package var baseDirectory: URL
 
     /// The bot must subscribe to the others: it reacts to arrivals or echoes their audio.
-    var listens: Bool {
+    package var listens: Bool {
         if case .echo = audio { return true }
         return behaviours.contains { behaviour in
             switch behaviour.trigger {
@@ -48,7 +48,7 @@ struct Recipe: Sendable, Equatable {
     }
 
     /// A path from the recipe, made absolute against ``baseDirectory``.
-    func resolve(_ path: String) -> String {
+    package func resolve(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         return baseDirectory.appendingPathComponent(path).standardizedFileURL.path
     }
@@ -56,7 +56,7 @@ struct Recipe: Sendable, Equatable {
 
 extension Recipe {
     /// What a host's audio track carries.
-    enum AudioSource: Sendable, Equatable {
+    package enum AudioSource: Sendable, Equatable {
         /// A steady sine: `frequency` in Hz, `amplitude` from 0 to 1 (full scale).
         case tone(frequency: Double, amplitude: Double)
         /// Files played as stored or encoded (see ``FileList``).
@@ -70,21 +70,26 @@ extension Recipe {
     }
 
     /// What a host's video track carries.
-    enum VideoSource: Sendable, Equatable {
+    package enum VideoSource: Sendable, Equatable {
         case file(FileList)
         /// A moving square encoded to VP8.
         case pattern(width: Int, height: Int, framesPerSecond: Int, bitrate: Int)
     }
 
     /// A playlist: entries play one after another, and start over with `loop`.
-    struct FileList: Sendable, Equatable {
-        var playlist: [String]
-        var loop: Bool
+    package struct FileList: Sendable, Equatable {
+        package var playlist: [String]
+        package var loop: Bool
+
+        package init(playlist: [String], loop: Bool) {
+            self.playlist = playlist
+            self.loop = loop
+        }
     }
 
     /// One rule: when `trigger` fires, `send` a data message and/or `say` a text.
-    struct Behaviour: Sendable, Equatable {
-        enum Trigger: Sendable, Equatable {
+    package struct Behaviour: Sendable, Equatable {
+        package enum Trigger: Sendable, Equatable {
             /// Once, when the bot is publishing.
             case start
             case userJoined
@@ -93,26 +98,32 @@ extension Recipe {
             case every(seconds: Double, times: Int?)
         }
 
-        var trigger: Trigger
-        var send: MessageTemplate?
-        var say: String?
+        package var trigger: Trigger
+        package var send: MessageTemplate?
+        package var say: String?
+
+        package init(trigger: Trigger, send: MessageTemplate? = nil, say: String? = nil) {
+            self.trigger = trigger
+            self.send = send
+            self.say = say
+        }
     }
 
     /// A data message to send. `{name}` in its text (or in any string of a JSON object) becomes
     /// the display name of the participant that triggered it, or the bot's own name.
-    enum MessageTemplate: Sendable, Equatable {
+    package enum MessageTemplate: Sendable, Equatable {
         case text(String)
         /// Sent as compact JSON text with sorted keys.
         case json(JSONValue)
 
-        func render(name: String) -> String {
+        package func render(name: String) -> String {
             switch self {
             case .text(let text): return Self.fill(text, name: name)
             case .json(let value): return Self.fill(value, name: name).serialized()
             }
         }
 
-        static func fill(_ text: String, name: String) -> String {
+        package static func fill(_ text: String, name: String) -> String {
             text.replacingOccurrences(of: "{name}", with: name)
         }
 
@@ -127,10 +138,15 @@ extension Recipe {
     }
 
     /// The recorder recipe's settings, handed to the ``RecordingLauncher``.
-    struct RecordSettings: Sendable, Equatable {
+    package struct RecordSettings: Sendable, Equatable {
         /// As `agentd record --formats`: webm, wav, ogg, mix, data.
-        var formats: [String]
+        package var formats: [String]
         /// As `agentd record --out`: used as given; nil for the default directory.
-        var out: String?
+        package var out: String?
+
+        package init(formats: [String], out: String?) {
+            self.formats = formats
+            self.out = out
+        }
     }
 }

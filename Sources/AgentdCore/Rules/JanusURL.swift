@@ -2,16 +2,16 @@ import Foundation
 
 /// A Janus WebSocket URL: ws:// or wss:// with a host. The one rule for `--server`, the
 /// daemon's config and API bodies.
-enum JanusURL {
+package enum JanusURL {
     /// `text` with the URL's userinfo (`user:password@`) masked as `***@`: what job JSON, logs,
     /// the manifest's `server` and CLI lines show. The real URL is only ever used to connect.
-    static func redacted(_ text: String) -> String {
+    package static func redacted(_ text: String) -> String {
         guard let userinfo = userinfoRange(text) else { return text }
         return text.replacingCharacters(in: userinfo, with: "***")
     }
 
     /// The URL's userinfo (`user:password`), for the log's mask; nil without one.
-    static func credentials(_ text: String) -> String? {
+    package static func credentials(_ text: String) -> String? {
         userinfoRange(text).map { String(text[$0]) }
     }
 
@@ -23,7 +23,7 @@ enum JanusURL {
         return schemeEnd.upperBound..<at
     }
 
-    static func parse(_ text: String) -> URL? {
+    package static func parse(_ text: String) -> URL? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
             let host = url.host, !host.isEmpty
         else { return nil }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// One HTTP request as the API sees it, copied out of libsoup on the server's loop.
-struct HTTPRequest: Sendable {
-    let method: String
+package struct HTTPRequest: Sendable {
+    package let method: String
     /// The path without the query, percent-decoded by libsoup.
-    let path: String
+    package let path: String
     /// Header values by lowercased name (the last one wins for repeated headers).
-    let headers: [String: String]
-    let body: Data
+    package let headers: [String: String]
+    package let body: Data
 
-    init(method: String, path: String, headers: [String: String] = [:], body: Data = Data()) {
+    package init(method: String, path: String, headers: [String: String] = [:], body: Data = Data()) {
         self.method = method.uppercased()
         self.path = path
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
     }
 
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 }

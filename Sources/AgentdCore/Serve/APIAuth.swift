@@ -1,12 +1,16 @@
 import Foundation
 
 /// The /v1 bearer token check.
-struct APIAuth: Sendable {
-    let token: String
+package struct APIAuth: Sendable {
+    package let token: String
+
+    package init(token: String) {
+        self.token = token
+    }
 
     /// True when the request carries `Authorization: Bearer <token>` with our token. The
     /// comparison takes the same time wherever the first difference is.
-    func allows(_ request: HTTPRequest) -> Bool {
+    package func allows(_ request: HTTPRequest) -> Bool {
         guard let header = request.header("authorization") else { return false }
         let prefix = "bearer "
         guard header.count > prefix.count, header.prefix(prefix.count).lowercased() == prefix else { return false }
