@@ -3,6 +3,9 @@ package enum Router {
     /// HEAD is served wherever GET is (RFC 9110 9.3.2: the same answer without its body; libsoup
     /// leaves the body out).
     package static func match(method: String, path: String) -> RouteMatch {
+        // Every route starts at the root. Without this the first segment went unread, so
+        // `x/v1/jobs` matched /v1/jobs, which the token check (reading the path) skips.
+        guard path.hasPrefix("/") else { return .notFound }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         let method = method.uppercased()
         var allowed: [String] = []

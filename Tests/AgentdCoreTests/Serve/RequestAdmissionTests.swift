@@ -42,6 +42,14 @@ struct RequestAdmissionTests {
         #expect(status("HEAD", "/v1/bots", headers: bearer) == 405)
     }
 
+    /// Fuzz fixture (http target): `GET x/v1/jobs` was admitted to the job list without the token.
+    @Test("a path that does not start with / is refused, never admitted")
+    func pathWithoutRoot() {
+        #expect(status("GET", "x/v1/jobs") == 404)
+        #expect(status("DELETE", "x/v1/jobs/abc") == 404)
+        #expect(status("HEAD", String(decoding: [0xDD], as: UTF8.self) + "/metrics") == 404)
+    }
+
     @Test("/healthz and /metrics need no token")
     func open() {
         #expect(status("GET", "/healthz") == nil)
