@@ -124,6 +124,20 @@ import Testing
         #expect(throws: RecipeError.self) { try parse("{not json") }
     }
 
+    /// A recipe is read by the bounded parser, as every other JSON input: nesting past its depth
+    /// limit is refused where it goes too deep, and bytes that are not UTF-8 are not JSON.
+    @Test("the recipe's JSON is read within the parser's depth limit, and must be UTF-8")
+    func jsonIsReadWithinBounds() {
+        let prefix = #"{"name": "t", "tracks": {"audio": {"source": "tone"}}, "description": "#
+        let deep = prefix + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        #expect(throws: RecipeError.malformedJSON("arrays and objects nest deeper than 64 at byte \(prefix.utf8.count + 63)")) {
+            try parse(deep)
+        }
+        #expect(throws: RecipeError.malformedJSON("the JSON text is not UTF-8")) {
+            try RecipeParser.parse(Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]), baseDirectory: Self.base)
+        }
+    }
+
     @Test("{name} is filled in text, in every string of a JSON message, and stays valid JSON")
     func templates() throws {
         #expect(Recipe.MessageTemplate.text("hi {name}!").render(name: "bob") == "hi bob!")
