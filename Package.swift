@@ -40,7 +40,10 @@ let package = Package(
         ),
         .target(name: "Recorder", dependencies: ["Agent", "COgg", "CSndFile"]),
         .target(name: "BotKit", dependencies: ["Agent", "CSndFile", "CWebMParser"]),
-        .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit"]),
+        // agentd's parsers of outside input, apart from its runtime so agentd-fuzz can drive them:
+        // recipes, the API's routes, request admission and bodies, and the rules they share.
+        .target(name: "AgentdCore", dependencies: ["Agent", "Recorder"]),
+        .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit", "AgentdCore"]),
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
         .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-bench"),
         // Writes the media samples (scripts/make-samples) with our own encoders and writers.
@@ -51,7 +54,7 @@ let package = Package(
         // Fuzz targets for every parser of untrusted bytes (Fuzz/Targets), driven by libFuzzer in a
         // `-sanitize=fuzzer,address -D FUZZING` build of agentd-fuzz (scripts/fuzz); a normal build of
         // agentd-fuzz replays inputs, and FuzzTests replays the committed corpora in `swift test`.
-        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit"], path: "Fuzz/Targets"),
+        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit", "AgentdCore"], path: "Fuzz/Targets"),
         // Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz build; unused otherwise.
         .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
         .executableTarget(name: "agentd-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Fuzz/Driver"),
@@ -61,7 +64,8 @@ let package = Package(
         .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims", "TestSupport"]),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "TestSupport"]),
         .testTarget(name: "BotKitTests", dependencies: ["BotKit", "TestSupport"]),
-        .testTarget(name: "agentdTests", dependencies: ["agentd", "Recorder", "BotKit", "TestSupport"]),
+        .testTarget(name: "AgentdCoreTests", dependencies: ["AgentdCore", "TestSupport"]),
+        .testTarget(name: "agentdTests", dependencies: ["agentd", "AgentdCore", "Recorder", "BotKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,8 @@
-/// Every target, one per parser of untrusted bytes. The recipe parser is missing: it lives in
-/// the agentd executable target, which another module cannot import.
+/// Every target, one per parser of untrusted bytes.
 extension FuzzTarget {
     public static let all: [FuzzTarget] = [
         .rtp, .rtcp, .sdp, .iceCandidate, .dcep, .janusJSON, .vp8, .vp9, .jitterBuffer, .receiveStream, .webm, .ivf,
-        .oggOpus, .janusToken,
+        .oggOpus, .janusToken, .recipe, .http,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? {

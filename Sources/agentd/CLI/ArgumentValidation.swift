@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 import Foundation
 
 /// Checks on option values shared by several commands. Each throws a ``UsageError`` (exit 2).

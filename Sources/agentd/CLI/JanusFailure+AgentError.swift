@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 
 /// The room API's errors, read the same way as the Janus errors they come from.
 extension JanusFailure {

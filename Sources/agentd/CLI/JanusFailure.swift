@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 
 /// Turns Janus and transport errors into the CLI contract's one-line errors and exit codes:
 /// refused (3) for auth, token, pin and missing rooms; connection failed (4) for the rest of

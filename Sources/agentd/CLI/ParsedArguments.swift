@@ -33,4 +33,5 @@ struct ParsedArguments: Sendable, Equatable {
     }
 }
 
+import AgentdCore
 import Foundation

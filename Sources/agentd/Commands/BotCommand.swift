@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 import Foundation
 
 /// `agentd bot`: run a bot recipe (recipes/README.md) in a room until its duration passes, its

@@ -1,3 +1,4 @@
+import AgentdCore
 import Foundation
 
 /// `agentd serve`: the daemon with the HTTP job API.

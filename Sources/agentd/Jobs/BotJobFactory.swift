@@ -1,20 +1,4 @@
-import Agent
-
-/// What `POST /v1/bots` hands the recipe runner: the body's `recipe` (an inline object, or a
-/// recipe name as a string) with its overrides, and the daemon's defaults.
-struct BotJobRequest: Sendable {
-    let recipe: JSONValue
-    let server: String?
-    let room: String?
-    let duration: Double?
-    /// The daemon's ICE allow-list, resolved to addresses.
-    let iceAddresses: [String]
-    /// The config's output root, for recipes that write files.
-    let outputRoot: String
-    /// The config's media root (a real path): the only place the recipe's files may come from;
-    /// nil refuses file media.
-    var mediaRoot: String? = nil
-}
+import AgentdCore
 
 /// Why a bot could not be made: a bad recipe (400) or no recipe runner in this build (501).
 struct BotJobRejection: Error, Equatable, CustomStringConvertible {

@@ -9,7 +9,6 @@
 /// samples already read.
 struct EchoDelayLine {
     static let sampleRate = 48_000
-    static let maximumDelayMilliseconds = 10_000
     /// How far a participant's contiguous cursor may drift from its arrival time plus the delay.
     static let driftLimit: Int64 = 4_800
     /// Room past the delay for frames that arrive in bursts.
@@ -29,6 +28,7 @@ struct EchoDelayLine {
     private var cursors: [String: Int64] = [:]
     private(set) var counters = Counters()
 
+    /// `delayMilliseconds` is within the recipe's bound (``RecipeParser/echoDelayMilliseconds``).
     init(delayMilliseconds: Int) {
         delaySamples = Int64(delayMilliseconds) * Int64(Self.sampleRate) / 1000
         ring = [Float](repeating: 0, count: Int(delaySamples) + Self.slack)

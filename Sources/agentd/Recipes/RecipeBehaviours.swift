@@ -1,3 +1,4 @@
+import AgentdCore
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 import Foundation
 
 /// A recipe as a daemon job (`POST /v1/bots`): a ``RecipeRunner`` whose stop comes from the

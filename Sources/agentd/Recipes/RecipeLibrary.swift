@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 import Foundation
 
 /// Where recipes come from: a file, or a name looked up in a recipes directory (the daemon's

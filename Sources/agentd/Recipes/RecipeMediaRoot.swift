@@ -1,3 +1,4 @@
+import AgentdCore
 import Foundation
 
 /// Where the daemon's recipes may read files from: the config's `media_root`. A recipe posted

@@ -1,3 +1,5 @@
+import AgentdCore
+
 /// Settings that replace a recipe's own: `agentd bot`'s flags, or the fields of a daemon request.
 /// nil keeps the recipe's value.
 struct RecipeOverrides: Sendable, Equatable {

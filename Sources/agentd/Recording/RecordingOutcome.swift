@@ -1,3 +1,4 @@
+import AgentdCore
 import Recorder
 
 /// How a recording ended, once every file is final.

@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 import Foundation
 import Recorder
 import Synchronization

@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 import Foundation
 
 /// Answers the daemon's HTTP requests: asks ``RequestAdmission`` (the bearer token on /v1, the
@@ -48,7 +49,7 @@ struct APIHandler: Sendable {
         case .openAPI:
             return .json(200, OpenAPIDocument.document)
         case .createRecording:
-            let recording = try claimedRecording(try body(request))
+            let recording = try claimedRecording(try request.jsonBody())
             log.redact(recording.token)
             log.redact(recording.pin)
             log.redact(JanusURL.credentials(recording.server))
@@ -61,7 +62,7 @@ struct APIHandler: Sendable {
                 throw error
             }
         case .createBot:
-            return try await submit(.bot, try bot(try body(request)))
+            return try await submit(.bot, try bot(try request.jsonBody()))
         case .listJobs:
             return .json(200, ["jobs": .array(await registry.list())])
         case .getJob:
@@ -92,15 +93,6 @@ struct APIHandler: Sendable {
         }
     }
 
-    private func body(_ request: HTTPRequest) throws(APIError) -> JSONValue {
-        guard !request.body.isEmpty else { throw .badRequest("the body is empty; send a JSON object") }
-        do {
-            return try JSONValue(parsing: String(decoding: request.body, as: UTF8.self))
-        } catch {
-            throw .badRequest("the body is not valid JSON")
-        }
-    }
-
     private func submit(_ kind: JobKind, _ work: any JobWork) async throws(APIError) -> HTTPResponse {
         do {
             return .json(201, try await registry.submit(kind: kind, work: work))
@@ -112,35 +104,10 @@ struct APIHandler: Sendable {
         }
     }
 
-    /// `POST /v1/bots`: `{"recipe": {...} or "name", "server"?, "room"?, "duration"?}`.
+    /// `POST /v1/bots`: the body's request, made into a job by the bot factory.
     private func bot(_ body: JSONValue) throws(APIError) -> any JobWork {
-        guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
-        let known: Set<String> = ["recipe", "server", "room", "duration"]
-        let unknown = object.keys.filter { !known.contains($0) }.sorted()
-        guard unknown.isEmpty else { throw .badRequest("unknown field(s) \(unknown.joined(separator: ", ")); known: recipe, server, room, duration") }
-        guard let recipe = object["recipe"], recipe.objectValue != nil || recipe.stringValue?.isEmpty == false else {
-            throw .badRequest("recipe is required: a recipe object, or the name of a shipped recipe")
-        }
-        var server: String?
-        if let text = object["server"]?.stringValue {
-            guard text.utf8.count <= RecipeFields.maximumStringBytes, JanusURL.parse(text) != nil else {
-                throw .badRequest("server must be a ws:// or wss:// URL")
-            }
-            server = text
-        } else if let value = object["server"], value != .null {
-            throw .badRequest("server must be a ws:// or wss:// URL")
-        }
-        var room: String?
-        if let value = object["room"], value != .null {
-            guard let text = value.stringValue, ChannelName.isValid(text) else {
-                throw .badRequest("room must be a room name of \(ChannelName.ruleDescription)")
-            }
-            room = text
-        }
-        log.redact(server.flatMap(JanusURL.credentials))
-        let request = BotJobRequest(
-            recipe: recipe, server: server ?? settings.defaultServer, room: room, duration: try RecordingJobBody.duration(object["duration"]),
-            iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot, mediaRoot: settings.mediaRoot)
+        let request = try BotJobBody.request(body, settings: settings)
+        log.redact(request.server.flatMap(JanusURL.credentials))
         do {
             return try botFactory(request)
         } catch {

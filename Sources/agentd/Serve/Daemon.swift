@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 
 /// The daemon assembled: an HTTP server on its own event loop, the API handler and the job
 /// registry. `agentd serve` runs one; tests run one in process with their own bot factory.

@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 import CAgentShims
 import CSoup
 import Foundation

@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 import Foundation
 
 /// A small HTTP/1.1 server on libsoup's `SoupServer`, bound to one ``EventLoop``.

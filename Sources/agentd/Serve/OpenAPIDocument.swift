@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 
 /// The API described as OpenAPI 3.0 (served at /v1/openapi.json). A test checks it against
 /// ``APIRoute`` and against real responses: keep the three in step.

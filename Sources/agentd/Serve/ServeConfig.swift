@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 import Foundation
 
 /// `agentd serve --config FILE`: a JSON object with these keys, all optional.

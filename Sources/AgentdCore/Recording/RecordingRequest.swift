@@ -1,0 +1,86 @@
+import Foundation
+import Recorder
+import Synchronization
+
+/// What one recording of one room needs, however it was asked for: `agentd record`'s flags
+/// (``RecordPlan``) or a `POST /v1/recordings` body. Checked before anything joins a room.
+package struct RecordingRequest: Sendable {
+    package let server: String
+    package let room: String
+    package let display: String
+    /// The Janus core token and the room pin: secrets, never logged or echoed back.
+    package let token: String?
+    package let pin: String?
+    package let create: Bool
+    /// Seconds from ``startedAt``; nil records until stopped.
+    package let duration: Double?
+    package let formats: RecordingFormats
+    package let directory: RecordingDirectory
+    /// The recording's t=0.
+    package let startedAt: Date
+    /// What may already be in ``directory``: the daemon makes a new one; `agentd record` refuses
+    /// to write over a recording unless `--overwrite`.
+    package let existing: RecordingDirectory.Existing
+    /// What ``prepareOutput()`` created; shared by every copy of the request.
+    private let output = OutputClaim()
+
+    package static let defaultDisplay = "agentd-recorder"
+
+    /// ``server`` with its credentials masked: what the manifest, the job and summaries show.
+    package var displayServer: String { JanusURL.redacted(server) }
+
+    package init(server: String, room: String, display: String = defaultDisplay, token: String? = nil, pin: String? = nil,
+         create: Bool = false, duration: Double? = nil, formats: RecordingFormats = .default,
+         directory: RecordingDirectory, existing: RecordingDirectory.Existing = .refuseRecording, startedAt: Date) {
+        self.server = server
+        self.room = room
+        self.display = display
+        self.token = token
+        self.pin = pin
+        self.create = create
+        self.duration = duration
+        self.formats = formats
+        self.directory = directory
+        self.existing = existing
+        self.startedAt = startedAt
+    }
+
+    /// Creates the directory under the ``existing`` rule and probes it with a write, once per
+    /// request: later calls (the job's own, after the CLI's or the API's) do nothing.
+    package func prepareOutput() throws(RecordingDirectoryError) {
+        let (directory, existing) = (self.directory, self.existing)
+        try output.claim { () throws(RecordingDirectoryError) in try directory.prepare(existing: existing) }
+    }
+
+    /// After a failed join: the recording's files that hold nothing (the manifest, empty media
+    /// files) go away, and so do the directories ``prepareOutput()`` created, so a refused or
+    /// unreachable room leaves no litter. Files that are not a recording's, and directories that
+    /// were there before, are never touched.
+    package func removeUnusedOutput() {
+        guard let created = output.created else { return }
+        let manager = FileManager.default
+        let ours = ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).filter(RecordingDirectory.isRecordingFile)
+        let unused = ours.allSatisfy { name in
+            let size = (try? manager.attributesOfItem(atPath: directory.filePath(name))[.size] as? Int) ?? 0
+            return name == ManifestWriter.fileName || size == 0
+        }
+        guard unused else { return }
+        for name in ours { try? manager.removeItem(atPath: directory.filePath(name)) }
+        RecordingDirectory.removeCreated(created)
+    }
+}
+
+/// The directories a request's ``RecordingRequest/prepareOutput()`` created; nil until it ran.
+private final class OutputClaim: Sendable {
+    private let state = Mutex<[String]?>(nil)
+
+    var created: [String]? { state.withLock { $0 } }
+
+    /// Runs `prepare` unless it succeeded before, and keeps what it created.
+    func claim(_ prepare: () throws(RecordingDirectoryError) -> [String]) throws(RecordingDirectoryError) {
+        try state.withLock { (created: inout [String]?) throws(RecordingDirectoryError) in
+            guard created == nil else { return }
+            created = try prepare()
+        }
+    }
+}

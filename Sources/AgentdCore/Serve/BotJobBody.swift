@@ -1,0 +1,37 @@
+import Agent
+
+/// `POST /v1/bots`'s body, `{"recipe": {...} or "name", "server"?, "room"?, "duration"?}`,
+/// checked and turned into a ``BotJobRequest`` with the daemon's defaults. The recipe itself is
+/// read later, by the bot factory (``RecipeParser`` for an inline one). Every mistake is a 400
+/// with a message naming the field.
+package enum BotJobBody {
+    package static let keys: Set<String> = ["recipe", "server", "room", "duration"]
+
+    package static func request(_ body: JSONValue, settings: ServeSettings) throws(APIError) -> BotJobRequest {
+        guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
+        let unknown = object.keys.filter { !keys.contains($0) }.sorted()
+        guard unknown.isEmpty else { throw .badRequest("unknown field(s) \(unknown.joined(separator: ", ")); known: recipe, server, room, duration") }
+        guard let recipe = object["recipe"], recipe.objectValue != nil || recipe.stringValue?.isEmpty == false else {
+            throw .badRequest("recipe is required: a recipe object, or the name of a shipped recipe")
+        }
+        var server: String?
+        if let text = object["server"]?.stringValue {
+            guard text.utf8.count <= RecipeFields.maximumStringBytes, JanusURL.parse(text) != nil else {
+                throw .badRequest("server must be a ws:// or wss:// URL")
+            }
+            server = text
+        } else if let value = object["server"], value != .null {
+            throw .badRequest("server must be a ws:// or wss:// URL")
+        }
+        var room: String?
+        if let value = object["room"], value != .null {
+            guard let text = value.stringValue, ChannelName.isValid(text) else {
+                throw .badRequest("room must be a room name of \(ChannelName.ruleDescription)")
+            }
+            room = text
+        }
+        return BotJobRequest(
+            recipe: recipe, server: server ?? settings.defaultServer, room: room, duration: try RecordingJobBody.duration(object["duration"]),
+            iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot, mediaRoot: settings.mediaRoot)
+    }
+}

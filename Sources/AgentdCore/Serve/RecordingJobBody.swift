@@ -1,0 +1,126 @@
+import Agent
+import Foundation
+import Recorder
+
+/// `POST /v1/recordings`'s body, checked and turned into a ``RecordingRequest`` with the
+/// daemon's defaults. Every mistake is a 400 with a message naming the field.
+package enum RecordingJobBody {
+    package static let keys: Set<String> = ["server", "room", "token", "pin", "display", "formats", "duration", "out", "create"]
+
+    package static func request(_ body: JSONValue, settings: ServeSettings, startedAt: Date = Date()) throws(APIError) -> RecordingRequest {
+        guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
+        let unknown = object.keys.filter { !keys.contains($0) }.sorted()
+        guard unknown.isEmpty else {
+            throw .badRequest("unknown field(s) \(unknown.joined(separator: ", ")); known: \(keys.sorted().joined(separator: ", "))")
+        }
+        guard let serverText = try string(object, "server") ?? settings.defaultServer else {
+            throw .badRequest("server is required (the config names no default server)")
+        }
+        guard let server = JanusURL.parse(serverText) else { throw .badRequest("server must be a ws:// or wss:// URL") }
+        guard let room = try string(object, "room") else { throw .badRequest("room is required") }
+        guard ChannelName.isValid(room) else { throw .badRequest("room must be a room name of \(ChannelName.ruleDescription)") }
+        let duration = try self.duration(object["duration"])
+        let create: Bool
+        switch object["create"] {
+        case nil, .null?: create = false
+        case .bool(let value)?: create = value
+        default: throw .badRequest("create must be true or false")
+        }
+        let directory = try self.directory(try string(object, "out"), room: room, root: settings.outputRoot, startedAt: startedAt)
+        let display = try string(object, "display") ?? RecordingRequest.defaultDisplay
+        guard DisplayName.isValid(display) else { throw .badRequest("display must be \(DisplayName.ruleDescription)") }
+        return RecordingRequest(
+            server: server.absoluteString, room: room, display: display,
+            token: try string(object, "token"), pin: try string(object, "pin"), create: create, duration: duration,
+            formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt)
+    }
+
+    /// A non-empty string of at most ``RecipeFields/maximumStringBytes`` bytes (the same bound
+    /// as a recipe's strings: tokens, pins, paths, URLs all fit).
+    private static func string(_ object: [String: JSONValue], _ key: String) throws(APIError) -> String? {
+        guard let value = object[key], value != .null else { return nil }
+        guard let text = value.stringValue, !text.isEmpty else { throw .badRequest("\(key) must be a non-empty string") }
+        guard text.utf8.count <= RecipeFields.maximumStringBytes else {
+            throw .badRequest("\(key) must be at most \(RecipeFields.maximumStringBytes) bytes, got \(text.utf8.count)")
+        }
+        return text
+    }
+
+    package static func duration(_ value: JSONValue?) throws(APIError) -> Double? {
+        let seconds: Double
+        switch value {
+        case nil, .null?: return nil
+        case .integer(let number)?: seconds = Double(number)
+        case .double(let number)?: seconds = number
+        default: throw .badRequest("duration must be a number of seconds")
+        }
+        guard JobDuration.isValid(seconds) else { throw .badRequest("duration must be \(JobDuration.rule)") }
+        return seconds
+    }
+
+    private static func formats(_ value: JSONValue?) throws(APIError) -> RecordingFormats {
+        let text: String
+        switch value {
+        case nil, .null?: return .default
+        case .string(let list)? where list.utf8.count <= 256: text = list
+        case .string?: throw .badRequest("formats must be at most 256 bytes")
+        case .array(let items)?:
+            guard items.count <= RecordingFormats.Format.allCases.count else {
+                throw .badRequest("formats must list at most \(RecordingFormats.Format.allCases.count) formats, got \(items.count)")
+            }
+            let names = items.compactMap(\.stringValue)
+            guard names.count == items.count else { throw .badRequest("formats must be a list of strings") }
+            text = names.joined(separator: ",")
+        default: throw .badRequest("formats must be a list or a comma-separated string")
+        }
+        do {
+            return try RecordingFormats(parsing: text)
+        } catch {
+            throw .badRequest("formats: \(error) (known: webm, wav, ogg, mix, data)")
+        }
+    }
+
+    /// `out` is a new directory under the output root (API callers never write elsewhere, nor
+    /// into a directory that exists): a relative path without `..`. Without `out`, the default
+    /// `<room>-<UTC stamp>` gets `-2`, `-3`, … when a recording of the room started in the same
+    /// second. The job claims the directory atomically when it is prepared
+    /// (``RecordingDirectory/Existing/refuse``); the check here only answers early.
+    package static func directory(_ out: String?, room: String, root: String, startedAt: Date) throws(APIError) -> RecordingDirectory {
+        let manager = FileManager.default
+        guard let out else {
+            let first = RecordingDirectory(room: room, startedAt: startedAt, base: root)
+            var candidate = first
+            var suffix = 1
+            while manager.fileExists(atPath: candidate.path), suffix < 100 {
+                suffix += 1
+                candidate = RecordingDirectory(path: first.path + "-\(suffix)")
+            }
+            return candidate
+        }
+        let parts = out.split(separator: "/")
+        guard !out.hasPrefix("/"), !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
+            throw .badRequest("out must be a relative directory under the output root, without . or ..")
+        }
+        let directory = RecordingDirectory(path: (root.hasSuffix("/") ? root : root + "/") + parts.joined(separator: "/"))
+        if manager.fileExists(atPath: directory.path) {
+            let error: RecordingDirectoryError = directory.recordingFile().map { .holdsRecording(path: directory.path, file: $0) }
+                ?? .alreadyExists(path: directory.path)
+            throw outputError(error, out: out)
+        }
+        return directory
+    }
+
+    /// The API's answer when a job's directory cannot be had: 409 when it is taken (it exists,
+    /// or holds a recording), 500 when the output root cannot be written.
+    package static func outputError(_ error: RecordingDirectoryError, out: String?) -> APIError {
+        let name = out.map { "out \($0)" } ?? "the recording's directory"
+        switch error {
+        case .alreadyExists:
+            return APIError(status: 409, message: "\(name) already exists under the output root; a recording needs a new directory (choose another out)")
+        case .holdsRecording(_, let file):
+            return APIError(status: 409, message: "\(name) already holds a recording (\(file)) under the output root (choose another out)")
+        case .notWritable:
+            return APIError(status: 500, message: "cannot write the recording under the output root: \(error)")
+        }
+    }
+}
