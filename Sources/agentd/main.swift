@@ -1,4 +1,8 @@
+import Agent
 import Foundation
+
+// Before any thread starts: glibc makes an arena as a thread first allocates, so the limit goes first.
+MallocArenas.limit(to: MallocArenas.daemonDefault)
 
 let tool = CommandLineTool(
     environment: ProcessInfo.processInfo.environment,

@@ -8,5 +8,6 @@
 #include "agent_ssl_shims.h"
 #include "agent_sctp_shims.h"
 #include "agent_soup_shims.h"
+#include "agent_malloc_shims.h"
 
 #endif
