@@ -62,6 +62,7 @@ let package = Package(
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "TestSupport"]),
         .testTarget(name: "BotKitTests", dependencies: ["BotKit", "TestSupport"]),
         .testTarget(name: "agentdTests", dependencies: ["agentd", "Recorder", "BotKit", "TestSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
