@@ -6,7 +6,7 @@ import Testing
 @testable import Recorder
 
 /// The recorder across its own reconnects: one directory, one timeline, the gap in the manifest.
-@Suite struct RoomRecorderReconnectTests {
+@Suite(.offThePool) struct RoomRecorderReconnectTests {
     static func state(_ state: ConnectionState, atMs ms: Double) -> RoomEvent {
         .connectionState(state, at: RoomEventScript.date(ms: Int64(ms)))
     }

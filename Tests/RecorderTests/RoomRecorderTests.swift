@@ -5,7 +5,7 @@ import Testing
 
 @testable import Recorder
 
-@Suite struct RoomRecorderTests {
+@Suite(.offThePool) struct RoomRecorderTests {
     static let allFormats = RecordingFormats([.webm, .wav, .ogg, .mix, .data])
 
     static func makeRecorder(_ directory: TestDirectory, formats: RecordingFormats = allFormats,

@@ -58,20 +58,23 @@ public final class ChildProcess: Sendable {
         stdinPipe.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
-    /// Waits for the first stdout line matching `predicate`, polling until `timeout`.
     /// Waits for the first stdout line starting with `prefix`.
     public func waitForLine(prefix: String, within limit: Duration) async throws -> String {
         try await waitForLine(timeout: limit) { $0.hasPrefix(prefix) }
     }
 
+    /// Waits for the first stdout line matching `predicate`, polling until `timeout`. The lines
+    /// are looked at once more at the deadline: a poll that woke late (the pool busy) must not
+    /// miss a line that came in time.
     public func waitForLine(timeout: Duration, where predicate: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             if let line = stdoutLines.first(where: predicate) { return line }
             if !process.isRunning {
                 if let line = stdoutLines.first(where: predicate) { return line }
                 throw Failure(description: "\(name) exited with \(process.terminationStatus) before the line came; stderr: \(stderr.suffix(2000))")
             }
+            guard ContinuousClock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw Failure(description: "\(name): no matching line within \(timeout); stderr: \(stderr.suffix(2000))")

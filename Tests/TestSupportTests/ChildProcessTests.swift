@@ -49,4 +49,13 @@ import Testing
         try await pollUntil(timeout: .seconds(15), "the SIGKILL after 5 s") { !child.isRunning }
         #expect(child.exitStatus == SIGKILL, "status \(String(describing: child.exitStatus))")
     }
+
+    @Test("a line that came before the deadline is found by a poll that wakes after it")
+    func aLatePollStillFindsTheLine() async throws {
+        let child = try ChildProcess("/bin/sh", ["-c", "echo READY; sleep 10"], name: "ready")
+        defer { child.terminate() }
+        try await pollUntil(timeout: .seconds(10), "the line") { child.stdoutLines.contains("READY") }
+        // The deadline has passed by the time the wait first looks (as after a late wake-up).
+        #expect(try await child.waitForLine(prefix: "READY", within: .zero) == "READY")
+    }
 }

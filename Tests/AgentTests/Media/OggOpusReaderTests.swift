@@ -4,7 +4,7 @@ import Testing
 
 @testable import Agent
 
-@Suite struct OggOpusReaderTests {
+@Suite(.offThePool) struct OggOpusReaderTests {
 
 
     /// A 2 s, 440 Hz mono tone encoded by ffmpeg's libopus (20 ms frames).

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BotKit
 
-@Suite struct IVFReaderTests {
+@Suite(.offThePool) struct IVFReaderTests {
 
     private func run(_ executable: String, _ arguments: [String]) async throws -> String { try await runTool(executable, arguments).output }
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BotKit
 
-@Suite struct WebMReaderTests {
+@Suite(.offThePool) struct WebMReaderTests {
     /// The frames of `path` grouped by track kind, in file order.
     private func framesByKind(_ reader: WebMReader) throws -> [String: [WebMFrame]] {
         var byKind: [String: [WebMFrame]] = [:]

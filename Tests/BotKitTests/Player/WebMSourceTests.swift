@@ -5,7 +5,7 @@ import Testing
 
 @testable import BotKit
 
-@Suite struct WebMSourceTests {
+@Suite(.offThePool) struct WebMSourceTests {
     private func drain(_ source: EncodedFrameSource?) throws -> [EncodedMediaFrame] {
         var frames: [EncodedMediaFrame] = []
         while let frame = try source?.next() { frames.append(frame) }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Recorder
 
-@Suite struct WebMWriterTests {
+@Suite(.offThePool) struct WebMWriterTests {
     /// A fake VP8 keyframe header for 320x240 (frame tag, start code, size) plus filler.
     static func fakeVP8(keyframe: Bool, size: Int = 200) -> [UInt8] {
         var frame: [UInt8] = keyframe ? [0x50, 0x42, 0x00, 0x9D, 0x01, 0x2A, 0x40, 0x01, 0xF0, 0x00] : [0x31, 0x02, 0x00]

@@ -6,7 +6,7 @@ import Testing
 /// agentd-samples' files, checked by ffmpeg/ffprobe (independent decoders) and by the signal they
 /// carry: the pictures are our test pattern, the tone is 440 Hz at half scale, and in the WebM
 /// each beep starts where a white frame shows.
-@Suite("Samples", .serialized)
+@Suite("Samples", .serialized, .offThePool)
 struct SamplesTests {
     static let frameCount = 150
     static let width = 320, height = 240
