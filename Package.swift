@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "BotKitTests", dependencies: ["BotKit", "TestSupport"]),
         .testTarget(name: "AgentdCoreTests", dependencies: ["AgentdCore", "TestSupport"]),
         .testTarget(name: "agentdTests", dependencies: ["agentd", "AgentdCore", "Recorder", "BotKit", "TestSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,8 +6,8 @@ import Testing
 
 @Suite struct FileByteSinkTests {
     @Test(.enabled(if: SmallFileSystem.isAvailable, "mounting a tmpfs needs root"))
-    func anAppendThatDoesNotFitLeavesNoPartOfItself() throws {
-        let disk = try SmallFileSystem(bytes: 1 << 20)
+    func anAppendThatDoesNotFitLeavesNoPartOfItself() async throws {
+        let disk = try await SmallFileSystem(bytes: 1 << 20)
         defer { disk.remove() }
         disk.fill(leaving: 64 * 1024)
         let sink = try FileByteSink(path: disk.file("out.bin"))

@@ -83,8 +83,8 @@ import Testing
     }
 
     @Test(.enabled(if: SmallFileSystem.isAvailable, "mounting a tmpfs needs root"))
-    func theLastManifestIsWrittenOnAFullDisk() throws {
-        let disk = try SmallFileSystem(bytes: 1 << 20)
+    func theLastManifestIsWrittenOnAFullDisk() async throws {
+        let disk = try await SmallFileSystem(bytes: 1 << 20)
         defer { disk.remove() }
         let writer = ManifestWriter(directory: disk.path)
         var manifest = RecordingManifestTests.sample()

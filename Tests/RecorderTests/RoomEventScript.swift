@@ -82,21 +82,6 @@ struct RoomEventScript {
     }
 }
 
-/// Runs a tool and returns its exit status and output.
-func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-}
-
 /// Goertzel power of `frequency` over `samples` (48 kHz), normalized by length.
 func goertzel(_ samples: ArraySlice<Int16>, frequency: Double) -> Double {
     let coefficient = 2 * cos(2 * Double.pi * frequency / 48_000)

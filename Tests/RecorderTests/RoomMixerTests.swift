@@ -1,10 +1,11 @@
 import Agent
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Recorder
 
-@Suite struct RoomMixerTests {
+@Suite(.offThePool) struct RoomMixerTests {
     /// Power of `frequency` in `samples` (Goertzel), normalized so a full-scale sine gives ~0.25.
     static func power(of frequency: Double, in samples: ArraySlice<Int16>) -> Double {
         let coefficient = 2 * cos(2 * Double.pi * frequency / 48_000)

@@ -6,7 +6,7 @@ import Testing
 @testable import Recorder
 
 /// The recorder across its own reconnects: one directory, one timeline, the gap in the manifest.
-@Suite struct RoomRecorderReconnectTests {
+@Suite(.offThePool) struct RoomRecorderReconnectTests {
     static func state(_ state: ConnectionState, atMs ms: Double) -> RoomEvent {
         .connectionState(state, at: RoomEventScript.date(ms: Int64(ms)))
     }
@@ -66,13 +66,13 @@ import Testing
 
         // alice.webm: one file, decodes cleanly, block times jump over the gap, video resumes at
         // a keyframe.
-        let webm = try RoomRecorderTests.inspectWebM(directory.file("alice.webm"))
+        let webm = try await RoomRecorderTests.inspectWebM(directory.file("alice.webm"))
         #expect(webm.streams == ["opus", "vp8,640,480"])
         #expect(webm.decodeErrors == "")
         #expect(webm.mkvinfo == 0)
-        let packets = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts,flags",
+        let packets = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts,flags",
                                                    "-of", "csv=p=0", directory.file("alice.webm")])
-        let rows = packets.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        let rows = packets.output.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         let audioTimes = rows.filter { $0.first == "0" }.compactMap { Int($0[1]) }
         #expect(!audioTimes.contains { (4000..<7990).contains($0) })
         #expect(audioTimes.contains { (7990...8020).contains($0) })
@@ -83,12 +83,12 @@ import Testing
 
         // alice.opus: the gap is 20 ms silence frames, so the file keeps the 12 s timeline and
         // her tone sits at 8 s again.
-        let opus = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", directory.file("alice.opus")])
-        let opusSeconds = Double(opus.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let opus = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", directory.file("alice.opus")])
+        let opusSeconds = Double(opus.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(abs(opusSeconds - 12) < 0.05, "alice.opus lasts \(opusSeconds) s")
-        let decoded = try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", directory.file("alice.opus"),
+        let decoded = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", directory.file("alice.opus"),
                                                   "-f", "s16le", "-ac", "1", "-ar", "48000", directory.file("alice.raw")])
-        #expect(decoded.status == 0 && decoded.stderr == "")
+        #expect(decoded.status == 0 && decoded.errors == "")
         let raw = try Data(contentsOf: URL(fileURLWithPath: directory.file("alice.raw")))
         let pcm = raw.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         #expect(pcm.count > 570_000)
@@ -126,7 +126,7 @@ import Testing
         #expect(wav.count == 432_000)
         let back = try #require(Self.firstSound(wav, from: 196_000))
         #expect((288_000...288_000 + 960).contains(back), "alice is back at sample \(back)")
-        let webm = try RoomRecorderTests.inspectWebM(directory.file("alice.webm"))
+        let webm = try await RoomRecorderTests.inspectWebM(directory.file("alice.webm"))
         #expect(webm.decodeErrors == "")
     }
 

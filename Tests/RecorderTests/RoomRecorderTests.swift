@@ -5,7 +5,7 @@ import Testing
 
 @testable import Recorder
 
-@Suite struct RoomRecorderTests {
+@Suite(.offThePool) struct RoomRecorderTests {
     static let allFormats = RecordingFormats([.webm, .wav, .ogg, .mix, .data])
 
     static func makeRecorder(_ directory: TestDirectory, formats: RecordingFormats = allFormats,
@@ -25,13 +25,13 @@ import Testing
     }
 
     /// ffprobe's streams as "codec[,width,height]" lines, ffmpeg's decode errors, mkvinfo's status.
-    static func inspectWebM(_ path: String) throws -> (streams: [String], decodeErrors: String, mkvinfo: Int32) {
-        let probe = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height",
+    static func inspectWebM(_ path: String) async throws -> (streams: [String], decodeErrors: String, mkvinfo: Int32) {
+        let probe = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height",
                                                  "-of", "csv=p=0", path])
-        let decode = try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"])
-        let info = try run("/usr/bin/mkvinfo", [path])
-        let streams = probe.stdout.split(separator: "\n").map { String($0).trimmingCharacters(in: .init(charactersIn: ",")) }
-        return (streams.sorted(), decode.stderr + (decode.status == 0 ? "" : "exit \(decode.status)"), info.status)
+        let decode = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"])
+        let info = try await runTool("/usr/bin/mkvinfo", [path])
+        let streams = probe.output.split(separator: "\n").map { String($0).trimmingCharacters(in: .init(charactersIn: ",")) }
+        return (streams.sorted(), decode.errors + (decode.status == 0 ? "" : "exit \(decode.status)"), info.status)
     }
 
     @Test func recordsTwoParticipantsOnOneTimeline() async throws {
@@ -67,16 +67,16 @@ import Testing
 
         // WebM: opus + vp8 640x480, decodes without a single error.
         for name in ["Alice_A_", "Bob"] {
-            let webm = try Self.inspectWebM(directory.file("\(name).webm"))
+            let webm = try await Self.inspectWebM(directory.file("\(name).webm"))
             #expect(webm.streams == ["opus", "vp8,640,480"], "\(name)")
             #expect(webm.decodeErrors == "", "\(name)")
             #expect(webm.mkvinfo == 0, "\(name)")
         }
 
         // Blocks in time order across tracks, at their wall times from the file's start.
-        let packets = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts", "-of", "csv=p=0",
+        let packets = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts", "-of", "csv=p=0",
                                                    directory.file("Alice_A_.webm")])
-        let rows = packets.stdout.split(separator: "\n").map { $0.split(separator: ",").compactMap { Int($0) } }
+        let rows = packets.output.split(separator: "\n").map { $0.split(separator: ",").compactMap { Int($0) } }
         #expect(rows.count == 800)
         let times = rows.compactMap(\.last)
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
@@ -110,9 +110,9 @@ import Testing
                           #"{"t_ms":6000,"from":"unknown","text":"who"}"#])
 
         // Ogg/Opus: 500 and 350 packets of 20 ms.
-        let aliceOpus = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+        let aliceOpus = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
                                                      directory.file("Alice_A_.opus")])
-        #expect(abs((Double(aliceOpus.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 10) < 0.05)
+        #expect(abs((Double(aliceOpus.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 10) < 0.05)
 
         // Manifest: every contract key, sensible start times and stats.
         let root = try Self.manifestJSON(directory)
@@ -182,7 +182,7 @@ import Testing
         #expect(manifest.participants[1].files.map(\.path) == ["Carol-2.webm", "Carol-2.wav"])
         #expect(manifest.participants[1].files.first?.startMs == 2000)
         for name in ["Carol", "Carol-2"] {
-            let webm = try Self.inspectWebM(directory.file("\(name).webm"))
+            let webm = try await Self.inspectWebM(directory.file("\(name).webm"))
             #expect(webm.streams == ["opus", "vp8,320,240"], "\(name)")
             #expect(webm.decodeErrors == "", "\(name)")
             // Both WAVs span the whole recording; the first is silent after its owner left.
@@ -212,12 +212,12 @@ import Testing
         let dan = try #require(manifest.participants.first)
         #expect(dan.resolutionChanges == [.init(tMs: 1000, width: 320, height: 240)])
         #expect(dan.files.map(\.path) == ["Dan.webm"])
-        let webm = try Self.inspectWebM(directory.file("Dan.webm"))
+        let webm = try await Self.inspectWebM(directory.file("Dan.webm"))
         #expect(webm.decodeErrors == "")
         #expect(webm.mkvinfo == 0)
-        let sizes = try run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=width,height",
+        let sizes = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=width,height",
                                                  "-of", "csv=p=0", directory.file("Dan.webm")])
-        let lines = sizes.stdout.split(separator: "\n")
+        let lines = sizes.output.split(separator: "\n")
         #expect(lines.count == 60)
         #expect(lines.first == "640,480" && lines.last == "320,240")
     }
@@ -238,12 +238,12 @@ import Testing
         let file = try #require(manifest.participants.first?.files.first)
         #expect(file.startMs == 0)  // held audio from t=0 went in ahead of the keyframe
         #expect(file.tracks.map(\.kind) == [.audio, .video])
-        let webm = try Self.inspectWebM(directory.file("Eve.webm"))
+        let webm = try await Self.inspectWebM(directory.file("Eve.webm"))
         #expect(webm.streams == ["opus", "vp8,640,480"])
         #expect(webm.decodeErrors == "")
-        let frames = try run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-count_frames", "-show_entries",
+        let frames = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-count_frames", "-show_entries",
                                                   "stream=nb_read_frames", "-of", "csv=p=0", directory.file("Eve.webm")])
-        #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "30")
+        #expect(frames.output.trimmingCharacters(in: .whitespacesAndNewlines) == "30")
     }
 
     @Test func noKeyframeInTimeMakesAnAudioOnlyFile() async throws {
@@ -257,12 +257,12 @@ import Testing
         let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 3000))
         let file = try #require(manifest.participants.first?.files.first)
         #expect(file.tracks.map(\.kind) == [.audio])
-        let webm = try Self.inspectWebM(directory.file("Fay.webm"))
+        let webm = try await Self.inspectWebM(directory.file("Fay.webm"))
         #expect(webm.streams == ["opus"])
         #expect(webm.decodeErrors == "")
-        let duration = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+        let duration = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
                                                     directory.file("Fay.webm")])
-        #expect(abs((Double(duration.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 3) < 0.05)
+        #expect(abs((Double(duration.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 3) < 0.05)
     }
 
     @Test func aFullQueueDropsAndCountsInsteadOfBlocking() async throws {
@@ -337,7 +337,7 @@ import Testing
         let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 1000))
         let file = try #require(manifest.participants.first?.files.first)
         #expect(file.tracks.map(\.codec) == ["opus", "vp9"])
-        let webm = try Self.inspectWebM(directory.file("Ivy.webm"))
+        let webm = try await Self.inspectWebM(directory.file("Ivy.webm"))
         #expect(webm.streams == ["opus", "vp9,320,240"])
         #expect(webm.decodeErrors == "")
     }
@@ -384,7 +384,7 @@ import Testing
         #expect(files.map(\.path) == ["Kim.webm", "Kim.wav"])
         #expect(files.first?.startMs == 500)
         #expect(files.first?.tracks.map(\.kind) == [.video])
-        let webm = try Self.inspectWebM(directory.file("Kim.webm"))
+        let webm = try await Self.inspectWebM(directory.file("Kim.webm"))
         #expect(webm.streams == ["vp8,320,240"])
         #expect(webm.decodeErrors == "")
         let wav = try SoundFileReader(path: directory.file("Kim.wav")).readAll()

@@ -1,10 +1,11 @@
 import Agent
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Recorder
 
-@Suite struct TimelineWAVWriterOpusTests {
+@Suite(.offThePool) struct TimelineWAVWriterOpusTests {
     @Test func opusConcealmentContinuesTheToneAcrossAShortGap() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }

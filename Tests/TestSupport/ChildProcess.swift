@@ -3,7 +3,8 @@ import Synchronization
 
 /// A peer program the interop tests run beside them (aiortc scripts). Its stdout is collected
 /// line by line, so tests can wait for a line with a deadline instead of sleeping; stderr is kept
-/// for failure messages. `terminate()` is idempotent and runs on every test path via `defer`.
+/// for failure messages. `terminate()` is idempotent and runs on every test path via `defer`
+/// (there without waiting: ``terminate(then:)``).
 public final class ChildProcess: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -13,6 +14,7 @@ public final class ChildProcess: Sendable {
     private let process: Process
     private let stdinPipe = Pipe()
     private let output = CapturedStreams()
+    private let terminateSent = Atomic(false)
     public let name: String
 
     public init(_ executable: String, _ arguments: [String], name: String? = nil, environment: [String: String]? = nil,
@@ -56,20 +58,23 @@ public final class ChildProcess: Sendable {
         stdinPipe.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
-    /// Waits for the first stdout line matching `predicate`, polling until `timeout`.
     /// Waits for the first stdout line starting with `prefix`.
     public func waitForLine(prefix: String, within limit: Duration) async throws -> String {
         try await waitForLine(timeout: limit) { $0.hasPrefix(prefix) }
     }
 
+    /// Waits for the first stdout line matching `predicate`, polling until `timeout`. The lines
+    /// are looked at once more at the deadline: a poll that woke late (the pool busy) must not
+    /// miss a line that came in time.
     public func waitForLine(timeout: Duration, where predicate: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             if let line = stdoutLines.first(where: predicate) { return line }
             if !process.isRunning {
                 if let line = stdoutLines.first(where: predicate) { return line }
                 throw Failure(description: "\(name) exited with \(process.terminationStatus) before the line came; stderr: \(stderr.suffix(2000))")
             }
+            guard ContinuousClock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw Failure(description: "\(name): no matching line within \(timeout); stderr: \(stderr.suffix(2000))")
@@ -81,10 +86,44 @@ public final class ChildProcess: Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// SIGTERM, then SIGKILL if it lingers. Idempotent.
-    public func terminate() {
+    /// SIGTERM, then SIGKILL if it lingers 5 s; returns once it has ended (or been killed).
+    /// Idempotent. The wait is on a thread of its own, off the cooperative pool.
+    public func terminate() async {
         guard process.isRunning else { return }
+        sendTerminateOnce()
+        let process = self.process
+        _ = try? await onOwnThread { Self.awaitExit(process) }
+    }
+
+    /// ``terminate()`` for `defer` blocks and deinit, which cannot await: the SIGTERM goes now,
+    /// and the wait (with its SIGKILL after 5 s) goes to a thread of its own, followed by
+    /// `cleanup` (what must wait for the child's end, such as removing its files). A test that
+    /// reads what the child leaves behind awaits ``terminate()`` instead.
+    public func terminate(then cleanup: (@Sendable () -> Void)? = nil) {
+        guard process.isRunning else {
+            cleanup?()
+            return
+        }
+        // A second call (deinit after the defer) leaves the wait to the first one's thread.
+        guard sendTerminateOnce() || cleanup != nil else { return }
+        let process = self.process
+        Thread {
+            Self.awaitExit(process)
+            cleanup?()
+        }.start()
+    }
+
+    /// SIGTERM, unless a call before sent it; true when this call did.
+    @discardableResult
+    private func sendTerminateOnce() -> Bool {
+        guard !terminateSent.exchange(true, ordering: .acquiringAndReleasing) else { return false }
         process.terminate()
+        return true
+    }
+
+    /// Blocks its thread until `process`, sent SIGTERM once (a second one may mean "now" to a
+    /// child), has ended; SIGKILL if it lingers.
+    private static func awaitExit(_ process: Process) {
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

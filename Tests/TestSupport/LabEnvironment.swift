@@ -75,20 +75,16 @@ public struct LabEnvironment: Sendable {
         return .success(LabEnvironment(values: values, envFile: path))
     }
 
-    /// Output of `<repo>/scripts/lab status`, nil when the script is not in this checkout.
+    /// Output of `<repo>/scripts/lab status`, nil when the script is not in this checkout. It runs
+    /// once (``current`` is a static), when the runner evaluates the tests' conditions.
     private static func labStatus() -> String? {
         let script = repoRoot.appendingPathComponent("scripts/lab")
         guard FileManager.default.isExecutableFile(atPath: script.path) else { return nil }
-        let process = Process()
-        process.executableURL = script
-        process.arguments = ["status"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return "unknown (\(error))" }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            return try runToolBlocking(script.path, ["status"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            return "unknown (\(error))"
+        }
     }
 
     /// A room id no other test or run uses.

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Polls `condition` until it holds or `timeout` passes. For readiness: never a fixed sleep.
-public func pollUntil(timeout: Duration, _ what: String, _ condition: () -> Bool) async throws {
+/// `condition` may await (a question for an event loop or an actor) rather than block.
+public func pollUntil(timeout: Duration, _ what: String, _ condition: () async -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
-    while !condition() {
+    while await !condition() {
         guard ContinuousClock.now < deadline else { throw ChildProcess.Failure(description: "timed out after \(timeout) waiting for \(what)") }
         try await Task.sleep(for: .milliseconds(10))
     }

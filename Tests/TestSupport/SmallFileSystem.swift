@@ -15,15 +15,15 @@ public final class SmallFileSystem {
     /// Whether tests that fill a disk can run here.
     public static var isAvailable: Bool { getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount") }
 
-    public init(bytes: Int, label: String = "full") throws {
+    public init(bytes: Int, label: String = "full") async throws {
         self.bytes = bytes
         path = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-\(label)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let (status, output) = try runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path], includeStderr: true)
-        guard status == 0 else {
+        let mount = try await runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path], includeStderr: true)
+        guard mount.status == 0 else {
             mounted = false
             try? FileManager.default.removeItem(atPath: path)
-            throw Failure(description: "mount tmpfs on \(path) failed (\(status)): \(output)")
+            throw Failure(description: "mount tmpfs on \(path) failed (\(mount.status)): \(mount.output)")
         }
     }
 
@@ -55,10 +55,11 @@ public final class SmallFileSystem {
         return filler
     }
 
+    /// Blocks for the umount (3 ms here): it runs in `defer` blocks and deinit, which cannot await.
     public func remove() {
         guard mounted else { return }
         mounted = false
-        _ = try? runTool("/bin/umount", ["-l", path])
+        _ = try? runToolBlocking("/bin/umount", ["-l", path])
         try? FileManager.default.removeItem(atPath: path)
     }
 }

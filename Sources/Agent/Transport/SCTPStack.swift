@@ -75,9 +75,11 @@ enum SCTPStack {
     }
 
     /// Waits until pending init/finish work is done, then reports the counters (for tests).
-    static func settledStatistics() -> Statistics {
-        lifecycle.sync {}
-        return statistics.withLock { $0 }
+    /// A finish may retry for seconds: the caller waits without holding its thread.
+    static func settledStatistics() async -> Statistics {
+        await withCheckedContinuation { continuation in
+            lifecycle.async { continuation.resume(returning: statistics.withLock { $0 }) }
+        }
     }
 
     static func register(_ mailbox: SCTPMailbox) -> UInt {

@@ -94,11 +94,14 @@ struct JanusAudienceICERestartTests {
         try await recoverByICERestart { _, recorded, lab in
             let ports = LabFirewall.udpPorts(ownedBy: getpid(), on: lab.hostIP ?? "10.77.0.1")
             #expect(!ports.isEmpty)
-            let firewall = try LabFirewall(droppingHostPorts: ports)
-            defer { firewall.remove() }
-            // RFC 7675: consent runs out 30 s after the last answer.
-            try await pollUntil(timeout: .seconds(60), "the media failure") {
-                Self.index(of: .reconnecting(attempt: 1), in: recorded) != nil
+            let firewall = try await LabFirewall(droppingHostPorts: ports)
+            try await withCleanup {
+                // RFC 7675: consent runs out 30 s after the last answer.
+                try await pollUntil(timeout: .seconds(60), "the media failure") {
+                    Self.index(of: .reconnecting(attempt: 1), in: recorded) != nil
+                }
+            } cleanup: {
+                await firewall.remove()
             }
         }
     }
@@ -118,7 +121,7 @@ extension JanusAudience {
 struct LabFirewall {
     static let table = "agentdicetest"
 
-    init(droppingHostPorts ports: [UInt16]) throws {
+    init(droppingHostPorts ports: [UInt16]) async throws {
         let set = ports.map(String.init).joined(separator: ", ")
         let rules = """
             table inet \(Self.table) {
@@ -126,28 +129,16 @@ struct LabFirewall {
             \tchain output { type filter hook output priority -1; policy accept; udp dport { \(set) } drop; }
             }
             """
-        let result = try Self.nft(["-f", "-"], input: rules)
+        let result = try await Self.nft(["-f", "-"], input: rules)
         guard result.status == 0 else { throw ChildProcess.Failure(description: "nft: \(result.output)") }
     }
 
-    func remove() {
-        _ = try? Self.nft(["delete", "table", "inet", Self.table])
+    func remove() async {
+        _ = try? await Self.nft(["delete", "table", "inet", Self.table])
     }
 
-    private static func nft(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-        process.arguments = ["netns", "exec", "agentd-lab", "nft"] + arguments
-        let output = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try? stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    private static func nft(_ arguments: [String], input: String? = nil) async throws -> ToolRun {
+        try await runTool("/usr/sbin/ip", ["netns", "exec", "agentd-lab", "nft"] + arguments, includeStderr: true, input: input)
     }
 
     /// The local ports of UDP sockets that process `pid` holds on IPv4 `address` (from

@@ -67,7 +67,7 @@ struct JanusAudienceInteropTests {
             try await pollUntil(timeout: .seconds(20), "bob's audio after renegotiation") {
                 recorded.frames(of: bobID, kind: .audio).count >= 100
             }
-            bob.terminate()
+            await bob.terminate()
             try await pollUntil(timeout: .seconds(20), "bob leaving") {
                 recorded.index { if case .participantLeft(bobID, _) = $0 { true } else { false } } != nil
             }

@@ -86,7 +86,7 @@ struct JanusInteropTests {
 
             // The publisher leaving is announced as unpublished/leaving on our handle.
             let events = EventCollector(room.handle.events)
-            publisher.terminate()
+            await publisher.terminate()
             let gone = try await events.first(within: .seconds(10)) { message in
                 guard let data = message.pluginData else { return false }
                 switch VideoRoomEvent(pluginData: data) {

@@ -45,7 +45,7 @@ struct JanusPublishInteropTests {
         let offer = try await peer.offer(tracks: tracks, dataChannelLabel: nil)
         let answer = try await videoRoom.publish(offer: offer.text)
         try await peer.acceptAnswer(try SessionDescription.parse(answer))
-        try await pollUntil(timeout: .seconds(15), "the publisher's transport") { (try? loop.sync { peer.state }) == .connected }
+        try await pollUntil(timeout: .seconds(15), "the publisher's transport") { (try? await loop.submit { peer.state }) == .connected }
         let publishing = try PublishSession(peer: peer, tracks: tracks)
         let keyframeWanted = Mutex(false)
         try await loop.submit {

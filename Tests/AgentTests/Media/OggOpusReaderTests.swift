@@ -4,21 +4,21 @@ import Testing
 
 @testable import Agent
 
-@Suite struct OggOpusReaderTests {
+@Suite(.offThePool) struct OggOpusReaderTests {
 
 
     /// A 2 s, 440 Hz mono tone encoded by ffmpeg's libopus (20 ms frames).
-    private func makeTone(_ path: String) throws {
-        let result = try runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=2",
+    private func makeTone(_ path: String) async throws {
+        let result = try await runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=2",
                                                  "-c:a", "libopus", path])
         try #require(result.status == 0)
     }
 
-    @Test func ffmpegToneReadsBackWithGranuleTimesAndDecodesTo440Hz() throws {
+    @Test func ffmpegToneReadsBackWithGranuleTimesAndDecodesTo440Hz() async throws {
         let scratch = try ScratchDirectory("oggopus")
         let path = scratch.path("tone.opus")
-        try makeTone(path)
-        let probed = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
+        try await makeTone(path)
+        let probed = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
                                                   "-of", "default=nw=1:nk=1", path])
         let expectedPackets = Int(probed.output.trimmingCharacters(in: .whitespacesAndNewlines))
 
@@ -58,10 +58,10 @@ import Testing
     /// Packet lengths come from each TOC byte and the end is trimmed by the last granule, so any
     /// frame size and a length that is no multiple of it still give the file's own times.
     @Test(arguments: [(10, 1), (60, 2), (20, 2)])
-    func frameSizesChannelsAndEndTrimming(frameMilliseconds: Int, channels: Int) throws {
+    func frameSizesChannelsAndEndTrimming(frameMilliseconds: Int, channels: Int) async throws {
         let scratch = try ScratchDirectory("oggopus")
         let path = scratch.path("tone.opus")
-        let result = try runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1.234",
+        let result = try await runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1.234",
                                                  "-ac", "\(channels)", "-c:a", "libopus",
                                                  "-frame_duration", "\(frameMilliseconds)", path])
         try #require(result.status == 0)
@@ -81,10 +81,10 @@ import Testing
 
     /// A file cut in the middle of its audio ends early without an error: libogg drops the
     /// partial page, and every packet before it keeps its time.
-    @Test func fileCutInsideTheAudioEndsAtTheLastWholePage() throws {
+    @Test func fileCutInsideTheAudioEndsAtTheLastWholePage() async throws {
         let scratch = try ScratchDirectory("oggopus")
         let path = scratch.path("tone.opus")
-        try makeTone(path)
+        try await makeTone(path)
         let whole = try OggOpusReader(path: path).readAll()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let cut = scratch.path("cut.opus")
@@ -94,17 +94,17 @@ import Testing
         #expect(Array(whole.prefix(partial.count)) == partial)
     }
 
-    @Test func secondReadOfTheSameFileGivesTheSamePackets() throws {
+    @Test func secondReadOfTheSameFileGivesTheSamePackets() async throws {
         let scratch = try ScratchDirectory("oggopus")
         let path = scratch.path("tone.opus")
-        try makeTone(path)
+        try await makeTone(path)
         let first = try OggOpusReader(path: path).readAll()
         let second = try OggOpusReader(path: path).readAll()
         #expect(first == second)
         #expect(!first.isEmpty)
     }
 
-    @Test func garbageAndNonOpusFilesThrowTypedErrors() throws {
+    @Test func garbageAndNonOpusFilesThrowTypedErrors() async throws {
         let scratch = try ScratchDirectory("oggopus")
         func file(_ name: String, _ contents: [UInt8]) -> String {
             let path = scratch.path(name)
@@ -120,7 +120,7 @@ import Testing
 
         // Ogg Vorbis is Ogg but not Opus.
         let vorbisPath = scratch.path("tone.ogg")
-        let vorbis = try runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1",
+        let vorbis = try await runTool("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=1",
                                                  "-c:a", "libvorbis", vorbisPath])
         if vorbis.status == 0 {
             #expect(throws: OggOpusReaderError.notOpus(path: vorbisPath)) { try OggOpusReader(path: vorbisPath) }
@@ -128,7 +128,7 @@ import Testing
 
         // A real file cut inside its first pages: the headers are incomplete.
         let tonePath = scratch.path("tone.opus")
-        try makeTone(tonePath)
+        try await makeTone(tonePath)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tonePath)))
         let cutPath = file("cut.opus", Array(bytes[0..<60]))
         #expect(throws: OggOpusReaderError.self) { try OggOpusReader(path: cutPath) }
@@ -156,10 +156,10 @@ import Testing
         #expect(read < 4 << 20, "read \(read >> 20) MiB of a file that is not Ogg")
     }
 
-    @Test func junkBeforeTheFirstPageIsToleratedUpToTheLimit() throws {
+    @Test func junkBeforeTheFirstPageIsToleratedUpToTheLimit() async throws {
         let scratch = try ScratchDirectory("oggopus")
         let tonePath = scratch.path("tone.opus")
-        try makeTone(tonePath)
+        try await makeTone(tonePath)
         let tone = try Data(contentsOf: URL(fileURLWithPath: tonePath))
         let whole = try OggOpusReader(path: tonePath).readAll()
         let near = scratch.path("junk-32k.opus")

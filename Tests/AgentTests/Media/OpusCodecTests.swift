@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import Agent
 
-@Suite struct OpusCodecTests {
+@Suite(.offThePool) struct OpusCodecTests {
     static let frame20ms = 960
 
     /// Encodes `pcm` frame by frame and decodes every packet, returning the decoded stream.

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import Agent
 
-@Suite struct VPXCodecTests {
+@Suite(.offThePool) struct VPXCodecTests {
     /// 90 kHz RTP clock ticks per frame at 30 fps.
     static let ticksPerFrame: Int64 = 3000
 

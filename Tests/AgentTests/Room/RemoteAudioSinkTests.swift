@@ -4,7 +4,7 @@ import TestSupport
 
 @testable import Agent
 
-@Suite struct RemoteAudioSinkTests {
+@Suite(.offThePool) struct RemoteAudioSinkTests {
     typealias Media = RemoteTrackTestMedia
 
     /// 3 s of 20 ms packets as a lossy network delivers them: packets 20-21 lost (40 ms, to be

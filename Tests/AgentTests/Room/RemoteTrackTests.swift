@@ -3,7 +3,7 @@ import TestSupport
 
 @testable import Agent
 
-@Suite struct RemoteTrackTests {
+@Suite(.offThePool) struct RemoteTrackTests {
     typealias Media = RemoteTrackTestMedia
 
     @Test func mutedAudioCostsNoDecodeAndResumesOnTheTimelineWithoutABurst() throws {

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import Agent
 
-@Suite struct ReceiveStreamTests {
+@Suite(.offThePool) struct ReceiveStreamTests {
     static let remote = RTPTestPacket.ssrc
     static let local: UInt32 = 0xA6E7_0001
 

@@ -133,12 +133,12 @@ import Testing
     private func checkStackRestarts() async throws {
         // Tests that close their connections hand usrsctp back a moment later: start from an
         // idle stack (a user left for good would be a leak, and fails here).
-        try await pollUntil(timeout: .seconds(30), "usrsctp idle before counting restarts") { SCTPStack.settledStatistics().users == 0 }
-        let before = SCTPStack.settledStatistics()
+        try await pollUntil(timeout: .seconds(30), "usrsctp idle before counting restarts") { await SCTPStack.settledStatistics().users == 0 }
+        let before = await SCTPStack.settledStatistics()
         try await runPair(round: 1)
-        let afterFirst = SCTPStack.settledStatistics()
+        let afterFirst = await SCTPStack.settledStatistics()
         try await runPair(round: 2)
-        let afterSecond = SCTPStack.settledStatistics()
+        let afterSecond = await SCTPStack.settledStatistics()
 
         // Each round started usrsctp and finished it again once both associations had closed.
         #expect(afterFirst.users == 0 && afterSecond.users == 0)

@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import Agent
 
 /// Network input never crashes us: every parser gets thousands of random and mutated inputs
 /// from a seeded generator (reproducible), and must answer with a value or a typed error.
-@Suite struct HostileInputTests {
+@Suite(.offThePool) struct HostileInputTests {
     /// SplitMix64: small, seedable, good enough to spray bytes.
     struct SeededGenerator: RandomNumberGenerator {
         var state: UInt64

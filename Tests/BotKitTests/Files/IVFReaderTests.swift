@@ -5,9 +5,9 @@ import Testing
 
 @testable import BotKit
 
-@Suite struct IVFReaderTests {
+@Suite(.offThePool) struct IVFReaderTests {
 
-    private func run(_ executable: String, _ arguments: [String]) throws -> String { try runTool(executable, arguments).output }
+    private func run(_ executable: String, _ arguments: [String]) async throws -> String { try await runTool(executable, arguments).output }
 
     /// 90 kHz ticks per frame at 30 fps, the encoder's default timebase.
     static let ticksPerFrame: Int64 = 3000
@@ -55,11 +55,11 @@ import Testing
         #expect(try reader.nextFrame() == nil)
     }
 
-    @Test func ffprobeReadsOurIVFAsVP8AtTheRightSize() throws {
+    @Test func ffprobeReadsOurIVFAsVP8AtTheRightSize() async throws {
         let scratch = try ScratchDirectory("ivf")
         let path = scratch.path("probe.ivf")
         try writeIVF(try encode(.vp8, width: 320, height: 240, count: 10), codec: .vp8, width: 320, height: 240, to: path)
-        let output = try run("/usr/bin/ffprobe", ["-v", "error", "-count_packets", "-show_entries",
+        let output = try await run("/usr/bin/ffprobe", ["-v", "error", "-count_packets", "-show_entries",
                                                   "stream=codec_name,width,height,nb_read_packets", "-of", "default=nw=1", path])
         let fields = Set(output.split(separator: "\n").map(String.init))
         #expect(fields == ["codec_name=vp8", "width=320", "height=240", "nb_read_packets=10"], "\(output)")
@@ -158,10 +158,10 @@ import Testing
         #expect(throws: IVFError.self) { try cutSecond.nextFrame() }
     }
 
-    @Test func ffmpegsIVFReadsWithItsOwnTimebase() throws {
+    @Test func ffmpegsIVFReadsWithItsOwnTimebase() async throws {
         let scratch = try ScratchDirectory("ivf")
         let path = scratch.path("ffmpeg.ivf")
-        _ = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25",
+        _ = try await run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25",
                                         "-t", "1", "-c:v", "libvpx", "-g", "10", "-f", "ivf", path])
         let reader = try IVFReader(path: path)
         #expect(reader.codec == .vp8 && reader.width == 176 && reader.height == 144)

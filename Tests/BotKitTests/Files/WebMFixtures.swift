@@ -8,22 +8,22 @@ enum WebMFixtures {
     /// keyframe every second. `extra` goes before the output: `-live 1` makes a live-style file
     /// (Segment of unknown size), `-cluster_size_limit` more clusters.
     static func ffmpeg(_ path: String, seconds: Double = 3, size: String = "320x240", video: String = "libvpx",
-                       audio: String = "libopus", extra: [String] = []) throws {
+                       audio: String = "libopus", extra: [String] = []) async throws {
         let arguments = ["-loglevel", "error", "-y",
                          "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25",
                          "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000",
                          "-t", "\(seconds)", "-c:v", video, "-g", "25", "-c:a", audio] + extra + ["-f", "webm", path]
-        let status = try runTool("/usr/bin/ffmpeg", arguments).status
+        let status = try await runTool("/usr/bin/ffmpeg", arguments).status
         guard status == 0 else { throw FixtureError(description: "ffmpeg failed (\(status)) for \(path)") }
     }
 
     /// Remuxes `input` with mkvmerge, which writes BlockGroups (`no_simpleblocks`) and laces audio
     /// (`lacing_xiph` or `lacing_ebml`) when asked.
-    static func mkvmerge(_ input: String, to output: String, engage: [String], webm: Bool = true) throws {
+    static func mkvmerge(_ input: String, to output: String, engage: [String], webm: Bool = true) async throws {
         var arguments = ["-q", "-o", output]
         if webm { arguments.append("--webm") }
         for hack in engage { arguments += ["--engage", hack] }
-        let result = try runTool("/usr/bin/mkvmerge", arguments + [input])
+        let result = try await runTool("/usr/bin/mkvmerge", arguments + [input])
         // mkvmerge exits 1 for warnings, 2 for errors.
         guard result.status <= 1 else { throw FixtureError(description: "mkvmerge failed (\(result.status)): \(result.output)") }
     }
@@ -41,15 +41,15 @@ enum WebMFixtures {
     }
 
     /// `ffprobe -show_packets` of `path`, in file order.
-    static func probe(_ path: String) throws -> [Packet] {
-        let streams = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=index,codec_type",
+    static func probe(_ path: String) async throws -> [Packet] {
+        let streams = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=index,codec_type",
                                                        "-of", "csv=p=0", path]).output
         var kinds: [String: String] = [:]
         for line in streams.split(separator: "\n") {
             let fields = line.split(separator: ",").map(String.init)
             if fields.count == 2 { kinds[fields[0]] = fields[1] }
         }
-        let output = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_packets", "-show_entries",
+        let output = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_packets", "-show_entries",
                                                       "packet=stream_index,pts_time,size,pos,flags", "-of", "csv=p=0", path]).output
         return output.split(separator: "\n").compactMap { line -> Packet? in
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)

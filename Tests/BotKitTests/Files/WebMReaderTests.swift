@@ -5,7 +5,7 @@ import Testing
 
 @testable import BotKit
 
-@Suite struct WebMReaderTests {
+@Suite(.offThePool) struct WebMReaderTests {
     /// The frames of `path` grouped by track kind, in file order.
     private func framesByKind(_ reader: WebMReader) throws -> [String: [WebMFrame]] {
         var byKind: [String: [WebMFrame]] = [:]
@@ -16,11 +16,11 @@ import Testing
         return byKind
     }
 
-    @Test func ffmpegWebMMatchesFfprobeFrameForFrame() throws {
+    @Test func ffmpegWebMMatchesFfprobeFrameForFrame() async throws {
         let scratch = try ScratchDirectory("webm")
         let path = scratch.path("ffmpeg.webm")
-        try WebMFixtures.ffmpeg(path)
-        let packets = try WebMFixtures.probe(path)
+        try await WebMFixtures.ffmpeg(path)
+        let packets = try await WebMFixtures.probe(path)
         let reader = try WebMReader(path: path)
 
         #expect(reader.tracks.count == 2)
@@ -52,10 +52,10 @@ import Testing
         #expect(try reader.nextFrame() == nil)
     }
 
-    @Test func framesDecodeToThePictureAndTheTone() throws {
+    @Test func framesDecodeToThePictureAndTheTone() async throws {
         let scratch = try ScratchDirectory("webm")
         let path = scratch.path("decode.webm")
-        try WebMFixtures.ffmpeg(path, seconds: 2)
+        try await WebMFixtures.ffmpeg(path, seconds: 2)
         let frames = try framesByKind(WebMReader(path: path))
 
         let decoder = try VPXDecoder(codec: .vp8)
@@ -76,15 +76,15 @@ import Testing
         #expect(tone > 1_000 * off, "440 Hz power \(tone) vs 1 kHz \(off)")
     }
 
-    @Test func mkvmergeBlockGroupsAndLacedAudioGiveTheSameFrames() throws {
+    @Test func mkvmergeBlockGroupsAndLacedAudioGiveTheSameFrames() async throws {
         let scratch = try ScratchDirectory("webm")
         let original = scratch.path("ffmpeg.webm")
-        try WebMFixtures.ffmpeg(original)
+        try await WebMFixtures.ffmpeg(original)
         let reference = try framesByKind(WebMReader(path: original))
 
         for lacing in ["lacing_xiph", "lacing_ebml"] {
             let remuxed = scratch.path("\(lacing).webm")
-            try WebMFixtures.mkvmerge(original, to: remuxed, engage: ["no_simpleblocks", lacing])
+            try await WebMFixtures.mkvmerge(original, to: remuxed, engage: ["no_simpleblocks", lacing])
             let reader = try WebMReader(path: remuxed)
             let frames = try framesByKind(reader)
             // The same frames, byte for byte, whether in SimpleBlocks or laced into BlockGroups.
@@ -98,19 +98,19 @@ import Testing
             #expect(audio.first?.laceCount == 8, "\(lacing)")
             #expect(audio.prefix(8).map(\.laceIndex) == Array(0..<8))
             #expect(audio.prefix(8).allSatisfy { $0.timestampNanoseconds == audio[0].timestampNanoseconds })
-            let probed = try WebMFixtures.probe(remuxed)
+            let probed = try await WebMFixtures.probe(remuxed)
             #expect(probed.filter { $0.kind == "audio" }.count == audio.count)
         }
     }
 
-    @Test func manyClustersAndLiveFilesKeepAbsoluteTimes() throws {
+    @Test func manyClustersAndLiveFilesKeepAbsoluteTimes() async throws {
         let scratch = try ScratchDirectory("webm")
         let clustered = scratch.path("clusters.webm")
-        try WebMFixtures.ffmpeg(clustered, extra: ["-cluster_size_limit", "20000", "-cluster_time_limit", "500"])
+        try await WebMFixtures.ffmpeg(clustered, extra: ["-cluster_size_limit", "20000", "-cluster_time_limit", "500"])
         let bytes = try WebMFixtures.bytes(clustered)
         let clusterCount = WebMFixtures.segmentChildren(of: bytes).filter { $0.id == 0x1F43_B675 }.count
         #expect(clusterCount >= 6)
-        let packets = try WebMFixtures.probe(clustered)
+        let packets = try await WebMFixtures.probe(clustered)
         let reader = try WebMReader(path: clustered)
         let delay = try #require(reader.tracks.first { $0.type == .audio }).codecDelayNanoseconds
         let frames = try reader.readAll()
@@ -123,7 +123,7 @@ import Testing
         // The same file with every Cluster of unknown size, and a live-style Segment: it ends
         // after its last block, cleanly.
         let live = scratch.path("live.webm")
-        try WebMFixtures.ffmpeg(live, extra: ["-live", "1", "-cluster_size_limit", "20000", "-cluster_time_limit", "500"])
+        try await WebMFixtures.ffmpeg(live, extra: ["-live", "1", "-cluster_size_limit", "20000", "-cluster_time_limit", "500"])
         let liveBytes = try WebMFixtures.bytes(live)
         let (unknownSizes, patched) = WebMFixtures.clustersOfUnknownSize(liveBytes)
         #expect(patched >= 6)
@@ -131,7 +131,7 @@ import Testing
         try WebMFixtures.write(unknownSizes, to: unsized)
         let liveFrames = try WebMReader(path: live).readAll()
         let unsizedFrames = try WebMReader(path: unsized).readAll()
-        #expect(liveFrames.count == (try WebMFixtures.probe(live)).count && liveFrames.count >= 225)
+        #expect(liveFrames.count == (try await WebMFixtures.probe(live)).count && liveFrames.count >= 225)
         #expect(unsizedFrames == liveFrames)
 
         // libwebm ends a document at any element boundary inside parents of unknown size, so a
@@ -152,13 +152,13 @@ import Testing
         }
     }
 
-    @Test func theParserReadsOneFrameAtATime() throws {
+    @Test func theParserReadsOneFrameAtATime() async throws {
         let scratch = try ScratchDirectory("webm")
         let path = scratch.path("stream.webm")
-        try WebMFixtures.ffmpeg(path, seconds: 8, size: "640x480", extra: ["-b:v", "4M", "-deadline", "realtime", "-cpu-used", "8"])
+        try await WebMFixtures.ffmpeg(path, seconds: 8, size: "640x480", extra: ["-b:v", "4M", "-deadline", "realtime", "-cpu-used", "8"])
         let fileSize = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(fileSize > 1_000_000)
-        let packets = try WebMFixtures.probe(path)
+        let packets = try await WebMFixtures.probe(path)
         let reader = try WebMReader(path: path)
         // Opening parses the headers and stops at the first block.
         #expect(reader.bytesConsumed < 1_000, "\(reader.bytesConsumed) bytes consumed by opening")
@@ -174,7 +174,7 @@ import Testing
         #expect(consumed.first.map { $0 < fileSize / 100 } == true)
     }
 
-    @Test func badFilesThrowTypedErrors() throws {
+    @Test func badFilesThrowTypedErrors() async throws {
         let scratch = try ScratchDirectory("webm")
         func file(_ name: String, _ contents: [UInt8]) throws -> String {
             let path = scratch.path(name)
@@ -203,9 +203,9 @@ import Testing
         #expect(try WebMReader(path: file("bare.mkv", matroskaNoSegment)).tracks.isEmpty)
 
         let good = scratch.path("good.webm")
-        try WebMFixtures.ffmpeg(good, seconds: 2)
+        try await WebMFixtures.ffmpeg(good, seconds: 2)
         let bytes = try WebMFixtures.bytes(good)
-        let packets = try WebMFixtures.probe(good)
+        let packets = try await WebMFixtures.probe(good)
 
         // Cut in the Tracks element: the headers are incomplete.
         #expect(throws: WebMReaderError.truncated("the file ends inside an element at byte 300")) {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BotKit
 
-@Suite struct PCMFileSourceTests {
+@Suite(.offThePool) struct PCMFileSourceTests {
     /// Writes `seconds` of tones (one frequency per channel) as a 16-bit WAV at `sampleRate`.
     private func writeWAV(_ path: String, frequencies: [Double], seconds: Double, sampleRate: Int) throws {
         let writer = try SoundFileWriter(path: path, sampleRate: sampleRate, channels: frequencies.count)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BotKit
 
-@Suite struct WebMSourceTests {
+@Suite(.offThePool) struct WebMSourceTests {
     private func drain(_ source: EncodedFrameSource?) throws -> [EncodedMediaFrame] {
         var frames: [EncodedMediaFrame] = []
         while let frame = try source?.next() { frames.append(frame) }
@@ -17,11 +17,11 @@ import Testing
         zip(frames, packets).map { abs($0.timestampNanoseconds - $1.nanoseconds) }.max() ?? .max
     }
 
-    @Test func audioAndVideoCarryTheFilesOwnTimes() throws {
+    @Test func audioAndVideoCarryTheFilesOwnTimes() async throws {
         let scratch = try ScratchDirectory("webm-source")
         let path = scratch.path("av.webm")
-        try WebMFixtures.ffmpeg(path)
-        let packets = try WebMFixtures.probe(path)
+        try await WebMFixtures.ffmpeg(path)
+        let packets = try await WebMFixtures.probe(path)
         let source = try WebMSource(path: path)
         #expect(source.width == 320 && source.height == 240)
         #expect(source.audio?.kind == .audio && source.video?.kind == .video)
@@ -44,18 +44,18 @@ import Testing
         #expect(video.allSatisfy { $0.codec == .vp8 })
     }
 
-    @Test func lacedOpusIsTimedPacketByPacket() throws {
+    @Test func lacedOpusIsTimedPacketByPacket() async throws {
         let scratch = try ScratchDirectory("webm-source")
         let original = scratch.path("simple.webm")
         let laced = scratch.path("laced.webm")
-        try WebMFixtures.ffmpeg(original)
-        try WebMFixtures.mkvmerge(original, to: laced, engage: ["no_simpleblocks", "lacing_xiph"])
+        try await WebMFixtures.ffmpeg(original)
+        try await WebMFixtures.mkvmerge(original, to: laced, engage: ["no_simpleblocks", "lacing_xiph"])
         let reader = try WebMReader(path: laced)
         #expect(try reader.readAll().contains { $0.laceCount == 8 })
 
         let lacedAudio = try drain(WebMSource(path: laced).audio)
         let simpleAudio = try drain(WebMSource(path: original).audio)
-        let probed = try WebMFixtures.probe(laced).filter { $0.kind == "audio" }
+        let probed = try await WebMFixtures.probe(laced).filter { $0.kind == "audio" }
         #expect(lacedAudio.count == probed.count && lacedAudio.count == simpleAudio.count)
         // Each lace starts 20 ms (its TOC duration) after the one before, not at the block's time.
         #expect(drift(lacedAudio, probed) <= 1_000_000)
@@ -64,11 +64,11 @@ import Testing
         #expect(lacedAudio.map(\.bytes) == simpleAudio.map(\.bytes))
     }
 
-    @Test func playlistInterleavesBothTracksWithinASmallQueue() throws {
+    @Test func playlistInterleavesBothTracksWithinASmallQueue() async throws {
         let scratch = try ScratchDirectory("webm-source")
         let path = scratch.path("playlist.webm")
-        try WebMFixtures.ffmpeg(path, seconds: 2)
-        let packetCount = try WebMFixtures.probe(path).count
+        try await WebMFixtures.ffmpeg(path, seconds: 2)
+        let packetCount = try await WebMFixtures.probe(path).count
         // Pulled in time order, an ffmpeg file never runs more than a few frames ahead.
         let source = try WebMSource(path: path, queueLimit: .init(frames: 4, bytes: 64 << 10))
         let playlist = FramePlaylist(sources: source.sources, loop: false)
@@ -91,10 +91,10 @@ import Testing
         #expect(goertzelPower(steady, frequency: 440) > 1_000 * goertzelPower(steady, frequency: 1_000))
     }
 
-    @Test func theQueueBoundStopsATrackNobodyPulls() throws {
+    @Test func theQueueBoundStopsATrackNobodyPulls() async throws {
         let scratch = try ScratchDirectory("webm-source")
         let path = scratch.path("bound.webm")
-        try WebMFixtures.ffmpeg(path, seconds: 2)
+        try await WebMFixtures.ffmpeg(path, seconds: 2)
         let limit = WebMSource.QueueLimit(frames: 8, bytes: 1 << 20)
 
         // Only audio pulled: the ninth video frame waiting breaks the bound.
@@ -109,13 +109,13 @@ import Testing
         // Asked for audio alone, the video frames are dropped on the way, not queued.
         let audioOnly = try WebMSource(path: path, kinds: [.audio], queueLimit: limit)
         #expect(audioOnly.video == nil && audioOnly.width == nil)
-        #expect(try drain(audioOnly.audio).count == (try WebMFixtures.probe(path)).filter { $0.kind == "audio" }.count)
+        #expect(try drain(audioOnly.audio).count == (try await WebMFixtures.probe(path)).filter { $0.kind == "audio" }.count)
     }
 
-    @Test func rewindStartsBothTracksOver() throws {
+    @Test func rewindStartsBothTracksOver() async throws {
         let scratch = try ScratchDirectory("webm-source")
         let path = scratch.path("rewind.webm")
-        try WebMFixtures.ffmpeg(path, seconds: 1)
+        try await WebMFixtures.ffmpeg(path, seconds: 1)
         let source = try WebMSource(path: path)
         let firstAudio = try source.audio?.next()
         let firstVideo = try source.video?.next()
@@ -128,7 +128,7 @@ import Testing
         // Looping through FramePlaylist: each pass sends the same frames, one after the other.
         let looping = try WebMSource(path: path)
         let playlist = FramePlaylist(sources: looping.sources, loop: true)
-        let perPass = try WebMFixtures.probe(path).count
+        let perPass = try await WebMFixtures.probe(path).count
         var items: [FramePlaylist.Item] = []
         for _ in 0..<(2 * perPass) { items.append(try #require(try playlist.next())) }
         let passes = Dictionary(grouping: items, by: \.pass)
@@ -137,10 +137,10 @@ import Testing
         #expect((passes[1]?.first?.playbackNanoseconds ?? 0) > (passes[0]?.last?.playbackNanoseconds ?? .max))
     }
 
-    @Test func otherCodecsAreRefusedByName() throws {
+    @Test func otherCodecsAreRefusedByName() async throws {
         let scratch = try ScratchDirectory("webm-source")
         let vp9 = scratch.path("vp9.webm")
-        try WebMFixtures.ffmpeg(vp9, seconds: 1, size: "160x120", video: "libvpx-vp9",
+        try await WebMFixtures.ffmpeg(vp9, seconds: 1, size: "160x120", video: "libvpx-vp9",
                                 extra: ["-deadline", "realtime", "-cpu-used", "8"])
         #expect(throws: WebMReaderError.unsupportedCodec("V_VP9")) { try WebMSource(path: vp9) }
         // Its Opus audio plays when video is left out.
@@ -149,25 +149,25 @@ import Testing
         #expect(try drain(audioOfVP9.audio).count >= 50)
 
         let vorbis = scratch.path("vorbis.webm")
-        try WebMFixtures.ffmpeg(vorbis, seconds: 1, size: "160x120", audio: "libvorbis")
+        try await WebMFixtures.ffmpeg(vorbis, seconds: 1, size: "160x120", audio: "libvorbis")
         #expect(throws: WebMReaderError.unsupportedCodec("A_VORBIS")) { try WebMSource(path: vorbis) }
 
         // A Matroska file with only a subtitle track has nothing to play.
         let subtitles = scratch.path("subtitles.srt")
         try "1\n00:00:00,000 --> 00:00:01,000\nhello\n".write(toFile: subtitles, atomically: true, encoding: .utf8)
         let textOnly = scratch.path("text.mkv")
-        try WebMFixtures.mkvmerge(subtitles, to: textOnly, engage: [], webm: false)
+        try await WebMFixtures.mkvmerge(subtitles, to: textOnly, engage: [], webm: false)
         #expect(try WebMReader(path: textOnly).tracks.map(\.codecID) == ["S_TEXT/UTF8"])
         #expect(throws: WebMReaderError.noSupportedTracks) { try WebMSource(path: textOnly) }
     }
 
-    @Test func aTruncatedFilePlaysUpToTheCutThenFails() throws {
+    @Test func aTruncatedFilePlaysUpToTheCutThenFails() async throws {
         let scratch = try ScratchDirectory("webm-source")
         let path = scratch.path("whole.webm")
-        try WebMFixtures.ffmpeg(path, seconds: 2)
+        try await WebMFixtures.ffmpeg(path, seconds: 2)
         let bytes = try WebMFixtures.bytes(path)
         let cut = bytes.count / 2
-        let packets = try WebMFixtures.probe(path).filter { $0.position + 4 + $0.size <= cut }
+        let packets = try await WebMFixtures.probe(path).filter { $0.position + 4 + $0.size <= cut }
         let cutPath = scratch.path("cut.webm")
         try WebMFixtures.write(Array(bytes[0..<cut]), to: cutPath)
 

@@ -1,10 +1,11 @@
 import Agent
+import TestSupport
 import Testing
 
 @testable import BotKit
 
 /// The ways a ``VideoTrack`` refuses settings and frames, and the runtime settings.
-@Suite struct VideoTrackErrorTests {
+@Suite(.offThePool) struct VideoTrackErrorTests {
     let start = ContinuousClock.now
 
     @Test func badPlanesAndSizesAreTypedErrorsAndTheTrackGoesOn() throws {

@@ -1,6 +1,7 @@
 import Agent
 import Dispatch
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import BotKit
@@ -28,7 +29,7 @@ func videoCaptureTime(_ index: Int, framesPerSecond: Int, from start: Continuous
     start + .nanoseconds(Int64(index) * 1_000_000_000 / Int64(framesPerSecond))
 }
 
-@Suite struct VideoTrackTests {
+@Suite(.offThePool) struct VideoTrackTests {
     let start = ContinuousClock.now
 
     /// Pushes frames `indices` of `square`, each captured at index / 30 s, and returns the pictures.

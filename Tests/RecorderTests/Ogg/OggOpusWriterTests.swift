@@ -1,5 +1,6 @@
 import Agent
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Recorder
@@ -51,20 +52,15 @@ import Testing
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
-    func ffprobeReadsTheDuration() throws {
+    func ffprobeReadsTheDuration() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ogg-\(UUID().uuidString).opus").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try OggOpusWriter(path: path, channels: 2)
         for _ in 0..<250 { try writer.write(packet: [0xFC, 0xFF, 0xFE]) }  // 5 s
         try writer.close()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-show_entries", "format=duration:stream=codec_name", "-of", "default=nw=1", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try await runTool("/usr/bin/ffprobe", [
+            "-v", "error", "-show_entries", "format=duration:stream=codec_name", "-of", "default=nw=1", path,
+        ]).output
         #expect(output.contains("codec_name=opus"))
         let duration = output.split(separator: "\n").first { $0.hasPrefix("duration=") }.flatMap { Double($0.dropFirst(9)) }
         #expect(abs((duration ?? 0) - 4.9935) < 0.01, "\(output)")

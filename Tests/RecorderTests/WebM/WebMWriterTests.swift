@@ -4,7 +4,7 @@ import Testing
 
 @testable import Recorder
 
-@Suite struct WebMWriterTests {
+@Suite(.offThePool) struct WebMWriterTests {
     /// A fake VP8 keyframe header for 320x240 (frame tag, start code, size) plus filler.
     static func fakeVP8(keyframe: Bool, size: Int = 200) -> [UInt8] {
         var frame: [UInt8] = keyframe ? [0x50, 0x42, 0x00, 0x9D, 0x01, 0x2A, 0x40, 0x01, 0xF0, 0x00] : [0x31, 0x02, 0x00]
@@ -62,7 +62,7 @@ import Testing
     /// mkvinfo (mkvtoolnix) is an independent reader: a finished file and a file cut off as if
     /// the process had been killed must both parse.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mkvinfo")))
-    func mkvinfoReadsFinishedAndKilledFiles() throws {
+    func mkvinfoReadsFinishedAndKilledFiles() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -70,7 +70,7 @@ import Testing
         let finished = directory.appendingPathComponent("finished.webm").path
         let writer = try Self.writeSample(to: FileByteSink(path: finished))
         try writer.close()
-        let info = try runTool("/usr/bin/mkvinfo", [finished], includeStderr: true)
+        let info = try await runTool("/usr/bin/mkvinfo", [finished], includeStderr: true)
         #expect(info.status == 0, "\(info.output)")
         #expect(info.output.contains("Codec ID: A_OPUS"))
         #expect(info.output.contains("Codec ID: V_VP8"))
@@ -82,7 +82,7 @@ import Testing
         let sink = try FileByteSink(path: killed)
         let open = try Self.writeSample(to: sink)
         #expect(open.framesWritten > 0)
-        let killedInfo = try runTool("/usr/bin/mkvinfo", [killed], includeStderr: true)
+        let killedInfo = try await runTool("/usr/bin/mkvinfo", [killed], includeStderr: true)
         #expect(killedInfo.status == 0, "\(killedInfo.output)")
         #expect(killedInfo.output.contains("Cluster"))
         // The header already says how long the closed clusters last.

@@ -64,11 +64,11 @@ struct BotInteropTests {
         await bot.stop()
 
         let webm = out + "/swiftbot.webm"
-        let streams = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", webm])
+        let streams = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", webm])
         #expect(streams.output.contains("opus") && streams.output.contains("vp8,320,240"), "\(streams.output)")
-        #expect(try RecordingChecks.decodeErrors(webm).isEmpty)
+        #expect(try await RecordingChecks.decodeErrors(webm).isEmpty)
         // The recorder saw about 15 frames per second of its 6 s (it joined while the bot ran).
-        let count = try runTool("/usr/bin/ffprobe", [
+        let count = try await runTool("/usr/bin/ffprobe", [
             "-v", "error", "-select_streams", "v", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", webm,
         ])
         let frames = Int(count.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0

@@ -14,9 +14,12 @@ import Testing
 struct BotReconnectTests {
     @Test("a Janus restart: the bot reports reconnecting, comes back, and is recorded again after the gap")
     func botComesBack() async throws {
-        defer { RecordReconnectTests.ensureLabUp() }
-        try await SharedResourceLock.lab.withExclusive {
-            try await SharedResourceLock.usrsctp.withShared { try await restartUnderTheBot() }
+        try await withCleanup {
+            try await SharedResourceLock.lab.withExclusive {
+                try await SharedResourceLock.usrsctp.withShared { try await restartUnderTheBot() }
+            }
+        } cleanup: {
+            await RecordReconnectTests.ensureLabUp()
         }
     }
 
@@ -46,7 +49,7 @@ struct BotReconnectTests {
             FileManager.default.fileExists(atPath: out + "/swiftbot.wav")
         }
 
-        let restart = try RecordingChecks.lab("restart-janus")
+        let restart = try await RecordingChecks.lab("restart-janus")
         #expect(restart.status == 0, "\(restart.output)")
         try await pollUntil(timeout: .seconds(60), "the bot to come back") {
             events.withLock { $0.contains { if case .reconnected = $0 { true } else { false } } }
@@ -76,6 +79,6 @@ struct BotReconnectTests {
         print("BotReconnect: swiftbot.wav \(samples.count / rate) s; last 4 s: 440 Hz \(String(format: "%.0f", 10 * log10(tone / max(at660, 1)))) dB above 660 Hz, RMS \(Int(RecordingChecks.rms(tail)))")
         #expect(tone > 100 * at660)
         #expect(RecordingChecks.rms(tail) > 3000)
-        #expect(try RecordingChecks.decodeErrors(out + "/swiftbot.webm").isEmpty)
+        #expect(try await RecordingChecks.decodeErrors(out + "/swiftbot.webm").isEmpty)
     }
 }

@@ -120,39 +120,42 @@ struct EngineRemoteTracksTests {
                 guard let report = log.reports.last?.report else { return false }
                 return (report.track(of: id, kind: .audio)?.bitrate ?? 0) > 0 && (report.track(of: id, kind: .video)?.bitrate ?? 0) > 0
             }
-            let applied = try RecordingChecks.lab("up", "--loss", "5")
+            let applied = try await RecordingChecks.lab("up", "--loss", "5")
             #expect(applied.status == 0, "\(applied.output)")
-            defer { _ = try? RecordingChecks.lab("up") }
-            let start = try #require(log.reports.last?.report.track(of: id, kind: .audio))
-            let reportsBefore = log.reports.count
-            try await pollUntil(timeout: .seconds(30), "eight reports under loss") { log.reports.count >= reportsBefore + 8 }
-            let reports = Array(log.reports.dropFirst(reportsBefore))
-            let stats = try #require(RecordingChecks.lab("loss-stats").output.nonEmpty)
-            _ = try RecordingChecks.lab("up")
+            try await withCleanup {
+                let start = try #require(log.reports.last?.report.track(of: id, kind: .audio))
+                let reportsBefore = log.reports.count
+                try await pollUntil(timeout: .seconds(30), "eight reports under loss") { log.reports.count >= reportsBefore + 8 }
+                let reports = Array(log.reports.dropFirst(reportsBefore))
+                let stats = try #require(await RecordingChecks.lab("loss-stats").output.nonEmpty)
+                _ = try await RecordingChecks.lab("up")
 
-            // The interval, from the reports' own times (a starved consumer may read several at once).
-            let times = reports.map(\.report.measuredAt)
-            let spacing = times.last!.timeIntervalSince(times.first!) / Double(times.count - 1)
-            #expect(spacing > 0.85 && spacing < 1.2, "reports every \(spacing) s")
+                // The interval, from the reports' own times (a starved consumer may read several at once).
+                let times = reports.map(\.report.measuredAt)
+                let spacing = times.last!.timeIntervalSince(times.first!) / Double(times.count - 1)
+                #expect(spacing > 0.85 && spacing < 1.2, "reports every \(spacing) s")
 
-            // Bitrates stay up; audio (no retransmission for Opus) loses about 5 % on each of the
-            // two legs through the lab (publisher → Janus → us).
-            let audio = reports.compactMap { $0.report.track(of: id, kind: .audio) }
-            let video = reports.compactMap { $0.report.track(of: id, kind: .video) }
-            #expect(audio.count == reports.count && video.count == reports.count)
-            #expect(audio.allSatisfy { $0.bitrate > 8_000 }, "audio bitrates \(audio.map(\.bitrate))")
-            #expect(video.allSatisfy { $0.bitrate > 0 }, "video bitrates \(video.map(\.bitrate))")
-            let end = try #require(audio.last)
-            let lost = end.lost - start.lost
-            let received = end.packets - start.packets
-            let fraction = Double(lost) / Double(lost + received)
-            print("EngineRemoteTracks under loss: audio lost \(lost) of \(lost + received) (\(fraction)); per report "
-                  + "\(audio.map { String(format: "%.3f", $0.fractionLost) }); video lost \(video.last!.lost), nacks \(video.last!.nacks); "
-                  + stats.replacingOccurrences(of: "\n", with: " "))
-            #expect(fraction > 0.01 && fraction < 0.2, "audio loss \(fraction)")
-            #expect(audio.allSatisfy { (0...0.4).contains($0.fractionLost) }, "per-report loss \(audio.map(\.fractionLost))")
-            #expect((video.last?.nacks ?? 0) > 0, "no NACK sent for video under loss")
-            #expect(channel.connectionState == .connected)
+                // Bitrates stay up; audio (no retransmission for Opus) loses about 5 % on each of the
+                // two legs through the lab (publisher → Janus → us).
+                let audio = reports.compactMap { $0.report.track(of: id, kind: .audio) }
+                let video = reports.compactMap { $0.report.track(of: id, kind: .video) }
+                #expect(audio.count == reports.count && video.count == reports.count)
+                #expect(audio.allSatisfy { $0.bitrate > 8_000 }, "audio bitrates \(audio.map(\.bitrate))")
+                #expect(video.allSatisfy { $0.bitrate > 0 }, "video bitrates \(video.map(\.bitrate))")
+                let end = try #require(audio.last)
+                let lost = end.lost - start.lost
+                let received = end.packets - start.packets
+                let fraction = Double(lost) / Double(lost + received)
+                print("EngineRemoteTracks under loss: audio lost \(lost) of \(lost + received) (\(fraction)); per report "
+                      + "\(audio.map { String(format: "%.3f", $0.fractionLost) }); video lost \(video.last!.lost), nacks \(video.last!.nacks); "
+                      + stats.replacingOccurrences(of: "\n", with: " "))
+                #expect(fraction > 0.01 && fraction < 0.2, "audio loss \(fraction)")
+                #expect(audio.allSatisfy { (0...0.4).contains($0.fractionLost) }, "per-report loss \(audio.map(\.fractionLost))")
+                #expect((video.last?.nacks ?? 0) > 0, "no NACK sent for video under loss")
+                #expect(channel.connectionState == .connected)
+            } cleanup: {
+                _ = try? await RecordingChecks.lab("up")
+            }
         } catch {
             await engine.shutdown()
             throw error

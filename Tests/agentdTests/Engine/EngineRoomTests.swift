@@ -51,7 +51,7 @@ struct EngineRoomTests {
             let spacing = (times[times.count - 1] - times[1]) / (times.count - 2)
             #expect(spacing > .milliseconds(400) && spacing < .milliseconds(650), "reports every \(spacing)")
 
-            first.terminate()
+            await first.terminate()
             try await pollUntil(timeout: .seconds(20), "the first alice leaving") { log.contains(where: log.isLeft(firstID)) }
             for id in [firstID, secondID] {
                 let joined = try #require(log.index(where: log.isJoined(id)))

@@ -17,8 +17,8 @@ struct PlayLossTests {
         let scratch = try ScratchDirectory("play-loss")
         let audio = scratch.path("tone.opus")
         let video = scratch.path("pattern.ivf")
-        try PlayMedia.toneOpus(audio, seconds: 14)
-        try PlayMedia.patternIVF(video, seconds: 14, size: "640x480")
+        try await PlayMedia.toneOpus(audio, seconds: 14)
+        try await PlayMedia.patternIVF(video, seconds: 14, size: "640x480")
         let room = LabEnvironment.freshRoom("playloss")
         let out = scratch.path("recording")
 
@@ -37,23 +37,26 @@ struct PlayLossTests {
         try await pollUntil(timeout: .seconds(20), "the recorder to have the player's file") {
             FileManager.default.fileExists(atPath: out + "/lossy.webm")
         }
-        let applied = try RecordingChecks.lab("up", "--loss", "5")
+        let applied = try await RecordingChecks.lab("up", "--loss", "5")
         #expect(applied.status == 0, "\(applied.output)")
-        defer { _ = try? RecordingChecks.lab("up") }
+        try await withCleanup {
 
-        try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
-        #expect(recording.exitStatus == 0, "\(recording.stderr)")
-        try await pollUntil(timeout: .seconds(30), "agentd play to finish the files") { !player.isRunning }
-        #expect(player.exitStatus == 0, "\(player.stderr)")
+            try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
+            #expect(recording.exitStatus == 0, "\(recording.stderr)")
+            try await pollUntil(timeout: .seconds(30), "agentd play to finish the files") { !player.isRunning }
+            #expect(player.exitStatus == 0, "\(player.stderr)")
 
-        let errors = try RecordingChecks.decodeErrors(out + "/lossy.webm")
-        #expect(errors.isEmpty, "decode errors under loss: \(errors.prefix(600))")
-        // "... sent N packets, M NACKs answered with K retransmissions, ..."
-        let line = player.stderr
-        let nacks = Self.number(before: " NACKs answered", in: line)
-        let resent = Self.number(before: " retransmissions", in: line)
-        print("agentd play under 5 % loss: \(line.trimmingCharacters(in: .whitespacesAndNewlines))")
-        #expect((nacks ?? 0) > 0 && (resent ?? 0) > 0, "no NACK answered under loss: \(line)")
+            let errors = try await RecordingChecks.decodeErrors(out + "/lossy.webm")
+            #expect(errors.isEmpty, "decode errors under loss: \(errors.prefix(600))")
+            // "... sent N packets, M NACKs answered with K retransmissions, ..."
+            let line = player.stderr
+            let nacks = Self.number(before: " NACKs answered", in: line)
+            let resent = Self.number(before: " retransmissions", in: line)
+            print("agentd play under 5 % loss: \(line.trimmingCharacters(in: .whitespacesAndNewlines))")
+            #expect((nacks ?? 0) > 0 && (resent ?? 0) > 0, "no NACK answered under loss: \(line)")
+        } cleanup: {
+            _ = try? await RecordingChecks.lab("up")
+        }
     }
 
     static func number(before marker: String, in text: String) -> Int? {

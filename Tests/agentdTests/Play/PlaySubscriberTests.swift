@@ -13,9 +13,9 @@ struct PlaySubscriberTests {
     static let display = "player"
 
     /// `agentd play --audio tone-440.wav --video pattern-vp8.ivf --create --loop` into `room`.
-    func startPlayer(_ lab: LabEnvironment, room: String, scratch: ScratchDirectory, seconds: Int) throws -> ChildProcess {
-        let wav = try GeneratedSamples.toneWAV(in: scratch)
-        let ivf = try GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
+    func startPlayer(_ lab: LabEnvironment, room: String, scratch: ScratchDirectory, seconds: Int) async throws -> ChildProcess {
+        let wav = try await GeneratedSamples.toneWAV(in: scratch)
+        let ivf = try await GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
         return try ChildProcess(
             AgentdBinary.path,
             ["play", "--server", lab.janusWS, "--room", room, "--display", Self.display, "--audio", wav, "--video", ivf,
@@ -33,7 +33,7 @@ struct PlaySubscriberTests {
         let scratch = try ScratchDirectory("play-aiortc")
         let room = LabEnvironment.freshRoom("playsub")
         let out = scratch.path("subscriber")
-        let player = try startPlayer(lab, room: room, scratch: scratch, seconds: 30)
+        let player = try await startPlayer(lab, room: room, scratch: scratch, seconds: 30)
         defer { player.terminate() }
         // The subscriber waits for the room and the publisher to appear (--find-timeout).
         let subscriber = try ChildProcess(
@@ -46,7 +46,7 @@ struct PlaySubscriberTests {
         try await pollUntil(timeout: .seconds(30), "the subscriber to finish") { !subscriber.isRunning }
         #expect(subscriber.exitStatus == 0, "\(subscriber.stderr.suffix(2000))")
         #expect(player.isRunning, "agentd play ended early: \(player.stderr)")
-        player.terminate()
+        await player.terminate()
         #expect(player.exitStatus == 0, "agentd play did not stop cleanly on SIGTERM: \(player.stderr)")
 
         let summaryData = try Data(contentsOf: URL(fileURLWithPath: out + "/summary.json"))
@@ -65,9 +65,9 @@ struct PlaySubscriberTests {
         #expect(RecordingChecks.rms(middle) > 8000, "the half-scale tone arrived at its level")
 
         let webm = out + "/video.webm"
-        let errors = try RecordingChecks.decodeErrors(webm)
+        let errors = try await RecordingChecks.decodeErrors(webm)
         #expect(errors.isEmpty, "\(errors.prefix(600))")
-        let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+        let probe = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                      "stream=codec_name,width,height", "-of", "csv=p=0", webm])
         #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "vp8,320,240", "\(probe.output)")
     }
@@ -81,7 +81,7 @@ struct PlaySubscriberTests {
         let lab = try LabEnvironment.required()
         let scratch = try ScratchDirectory("play-chromium")
         let room = LabEnvironment.freshRoom("playchrome")
-        let player = try startPlayer(lab, room: room, scratch: scratch, seconds: 40)
+        let player = try await startPlayer(lab, room: room, scratch: scratch, seconds: 40)
         defer { player.terminate() }
         let browser = try ChildProcess(
             "/usr/bin/python3",
@@ -144,8 +144,8 @@ struct PlaySubscriberTests {
         try await SharedResourceLock.lab.withExclusive {
             let lab = try LabEnvironment.required()
             let scratch = try ScratchDirectory("play-codec")
-            let path = file.name.hasSuffix(".wav") ? try GeneratedSamples.toneWAV(in: scratch)
-                                                   : try GeneratedSamples.encoded(file.name, in: scratch)
+            let path = file.name.hasSuffix(".wav") ? try await GeneratedSamples.toneWAV(in: scratch)
+                                                   : try await GeneratedSamples.encoded(file.name, in: scratch)
             let room = LabEnvironment.freshRoom("codec")
             return try await LabRoom.with(lab, room: room, options: options) {
                 let player = try ChildProcess(

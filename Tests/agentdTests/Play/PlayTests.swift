@@ -40,7 +40,7 @@ struct PlayTests {
             let lab = try LabEnvironment.required()
             let scratch = try ScratchDirectory("play-wav")
             let wav = scratch.path("tone-660.wav")
-            #expect(try runTool("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", wav, "synth", "8", "sine", "660", "vol", "0.5"]).status == 0)
+            #expect(try await runTool("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", wav, "synth", "8", "sine", "660", "vol", "0.5"]).status == 0)
             let room = LabEnvironment.freshRoom("playwav")
             let out = scratch.path("recording")
             let player = try ChildProcess(
@@ -62,8 +62,8 @@ struct PlayTests {
         let scratch = try ScratchDirectory("play")
         let audio = scratch.path("tone.opus")
         let video = scratch.path("pattern.ivf")
-        try PlayMedia.toneOpus(audio, seconds: 10)
-        try PlayMedia.patternIVF(video, seconds: 10)
+        try await PlayMedia.toneOpus(audio, seconds: 10)
+        try await PlayMedia.patternIVF(video, seconds: 10)
         let room = LabEnvironment.freshRoom("play")
         let out = scratch.path("recording")
         let player = try ChildProcess(
@@ -79,9 +79,9 @@ struct PlayTests {
         #expect(player.stderr.contains("stopped by end of files"), "\(player.stderr)")
 
         let webm = out + "/player.webm"
-        let streams = try runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", webm])
+        let streams = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", webm])
         #expect(streams.output.contains("opus") && streams.output.contains("vp8,320,240"), "\(streams.output)")
-        let errors = try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", webm, "-f", "null", "-"], includeStderr: true)
+        let errors = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", webm, "-f", "null", "-"], includeStderr: true)
         #expect(errors.output.isEmpty, "\(errors.output.prefix(600))")
         let (samples, _) = try RecordingChecks.samples(out + "/player.wav")
         let middle = samples.dropFirst(3 * 48_000).prefix(2 * 48_000)

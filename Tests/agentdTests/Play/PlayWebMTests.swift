@@ -23,7 +23,7 @@ struct PlayWebMTests {
         try await SharedResourceLock.lab.withExclusive {
             let lab = try LabEnvironment.required()
             let scratch = try ScratchDirectory("play-webm")
-            let webm = try GeneratedSamples.encoded("pattern.webm", in: scratch)
+            let webm = try await GeneratedSamples.encoded("pattern.webm", in: scratch)
             let room = LabEnvironment.freshRoom("playwebm")
             let out = scratch.path("subscriber")
             let player = try startPlayer(lab, room: room, webm: webm, display: "webm")
@@ -45,8 +45,8 @@ struct PlayWebMTests {
             #expect(tone > 100 * goertzelPower(middle, frequency: 660) && tone > 100 * goertzelPower(middle, frequency: 880))
             #expect(RecordingChecks.rms(middle) > 3000, "rms \(RecordingChecks.rms(middle))")
             let video = out + "/video.webm"
-            #expect(try RecordingChecks.decodeErrors(video).isEmpty)
-            let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+            #expect(try await RecordingChecks.decodeErrors(video).isEmpty)
+            let probe = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                          "stream=codec_name,width,height", "-of", "csv=p=0", video])
             #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "vp8,320,240", "\(probe.output)")
         }
@@ -57,7 +57,7 @@ struct PlayWebMTests {
         try await SharedResourceLock.lab.withExclusive {
             let lab = try LabEnvironment.required()
             let scratch = try ScratchDirectory("play-webm-sync")
-            let webm = try GeneratedSamples.encoded("pattern.webm", in: scratch)
+            let webm = try await GeneratedSamples.encoded("pattern.webm", in: scratch)
             let room = LabEnvironment.freshRoom("webmsync")
             let out = scratch.path("recording")
             let player = try startPlayer(lab, room: room, webm: webm, display: "marks")
@@ -72,8 +72,8 @@ struct PlayWebMTests {
             #expect(recording.exitStatus == 0, "\(recording.stderr)")
 
             let recorded = out + "/marks.webm"
-            let beeps = try AVSyncAnalysis.beepOnsets(recorded)
-            let (whites, _) = try AVSyncAnalysis.whiteFrameOnsets(recorded)
+            let beeps = try await AVSyncAnalysis.beepOnsets(recorded)
+            let (whites, _) = try await AVSyncAnalysis.whiteFrameOnsets(recorded)
             let pairs = AVSyncAnalysis.pairs(beeps: beeps, whites: whites, limit: 0.3)
             let offsets = pairs.map(\.offsetMs)
             print("PlayWebM: offsets (audio - video) ms \(offsets.map { String(format: "%+.1f", $0) })")

@@ -40,7 +40,7 @@ struct RecipeLabTests {
     func player() async throws {
         try await SharedResourceLock.lab.withExclusive {
             let lab = try RecipeLab("rplayer")
-            _ = try GeneratedSamples.encoded("pattern.webm", in: lab.scratch)
+            _ = try await GeneratedSamples.encoded("pattern.webm", in: lab.scratch)
             let recipe = try lab.recipe("player", #"""
                 {"name": "player", "display": "player",
                  "tracks": {"video": {"source": "file", "playlist": ["pattern.webm"], "loop": true}}}
@@ -162,7 +162,7 @@ struct RecipeLabTests {
     func load() async throws {
         try await SharedResourceLock.lab.withExclusive {
             let lab = try RecipeLab("rload")
-            _ = try GeneratedSamples.encoded("pattern.webm", in: lab.scratch)
+            _ = try await GeneratedSamples.encoded("pattern.webm", in: lab.scratch)
             let recipe = try lab.recipe("load", #"""
                 {"name": "load", "participants": 3,
                  "tracks": {"video": {"source": "file", "playlist": ["pattern.webm"], "loop": true}}}
@@ -172,7 +172,7 @@ struct RecipeLabTests {
             var publishing: Set<String> = []
             let deadline = ContinuousClock.now + .seconds(30)
             while publishing.count < 3, ContinuousClock.now < deadline, bot.isRunning {
-                publishing = try Self.publishers(lab)
+                publishing = try await Self.publishers(lab)
                 if publishing.count < 3 { try await Task.sleep(for: .milliseconds(300)) }
             }
             print("RecipeLab load: publishing \(publishing.sorted())")
@@ -185,8 +185,8 @@ struct RecipeLabTests {
     }
 
     /// Displays of the room's publishers, from `agentd participants --json` (VideoRoom listparticipants).
-    static func publishers(_ lab: RecipeLab) throws -> Set<String> {
-        let result = try runTool(AgentdBinary.path, ["participants", "--server", lab.lab.janusWS, "--room", lab.room, "--json"])
+    static func publishers(_ lab: RecipeLab) async throws -> Set<String> {
+        let result = try await runTool(AgentdBinary.path, ["participants", "--server", lab.lab.janusWS, "--room", lab.room, "--json"])
         guard result.status == 0,
               let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
               let list = object["participants"] as? [[String: Any]] else { return [] }

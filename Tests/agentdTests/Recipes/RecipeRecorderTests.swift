@@ -30,8 +30,8 @@ struct RecipeRecorderTests {
             #expect(manifest["ended_at"] is String, "the manifest is final")
             let names = (manifest["participants"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
             #expect(names == ["alice"], "participants \(names)")
-            #expect(try RecordingChecks.streamCodecs(out + "/alice.webm") == ["opus"])
-            #expect(try RecordingChecks.decodeErrors(out + "/alice.webm").isEmpty)
+            #expect(try await RecordingChecks.streamCodecs(out + "/alice.webm") == ["opus"])
+            #expect(try await RecordingChecks.decodeErrors(out + "/alice.webm").isEmpty)
             let (samples, rate) = try RecordingChecks.samples(out + "/alice.wav")
             let seconds = Double(samples.count) / Double(rate)
             let tail = samples.suffix(2 * 48_000)

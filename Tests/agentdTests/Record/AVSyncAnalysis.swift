@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Measures audio/video sync in a recorded WebM whose publisher beeps and shows a white frame at
 /// the same media instant (peers/publisher.py `--sync-pulse-ms`).
@@ -29,26 +30,17 @@ enum AVSyncAnalysis {
     static let videoHeight = 48
 
     /// Runs a tool and returns its stdout; stderr is kept apart so binary output stays clean.
-    static func output(_ tool: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+    static func output(_ tool: String, _ arguments: [String]) async throws -> Data {
+        let run = try await runTool(tool, arguments)
+        guard run.status == 0 else {
+            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(run.status)")
         }
-        return data
+        return run.data
     }
 
     /// One number per line of ffprobe's csv output for stream `selector`'s decoded frames.
-    static func frameEntries(_ path: String, stream selector: String, entries: String) throws -> [[Double]] {
-        let text = String(decoding: try output("/usr/bin/ffprobe", [
+    static func frameEntries(_ path: String, stream selector: String, entries: String) async throws -> [[Double]] {
+        let text = String(decoding: try await output("/usr/bin/ffprobe", [
             "-v", "error", "-select_streams", selector, "-show_entries", "frame=\(entries)", "-of", "csv=p=0", path,
         ]), as: UTF8.self)
         return text.split(separator: "\n").compactMap { line in
@@ -58,13 +50,13 @@ enum AVSyncAnalysis {
     }
 
     /// Beep onsets in seconds of the file's timeline.
-    static func beepOnsets(_ path: String) throws -> [Double] {
-        let raw = try output("/usr/bin/ffmpeg", [
+    static func beepOnsets(_ path: String) async throws -> [Double] {
+        let raw = try await output("/usr/bin/ffmpeg", [
             "-nostdin", "-v", "error", "-i", path, "-map", "0:a", "-f", "s16le", "-ac", "1", "-ar", "\(sampleRate)", "-",
         ])
         let samples: [Int16] = raw.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         // (pts, nb_samples) of each decoded frame, in the order ffmpeg wrote their samples.
-        let frames = try frameEntries(path, stream: "a:0", entries: "best_effort_timestamp_time,nb_samples")
+        let frames = try await frameEntries(path, stream: "a:0", entries: "best_effort_timestamp_time,nb_samples")
             .filter { $0.count == 2 }
         var starts: [(sample: Int, seconds: Double)] = []
         var total = 0
@@ -104,12 +96,12 @@ enum AVSyncAnalysis {
     }
 
     /// White-frame onsets: the pts (seconds) of each frame that turns white.
-    static func whiteFrameOnsets(_ path: String) throws -> (onsets: [Double], times: [Double]) {
-        let raw = try output("/usr/bin/ffmpeg", [
+    static func whiteFrameOnsets(_ path: String) async throws -> (onsets: [Double], times: [Double]) {
+        let raw = try await output("/usr/bin/ffmpeg", [
             "-nostdin", "-v", "error", "-i", path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "gray",
             "-s", "\(videoWidth)x\(videoHeight)", "-fps_mode", "passthrough", "-",
         ])
-        let times = try frameEntries(path, stream: "v:0", entries: "best_effort_timestamp_time").map { $0[0] }
+        let times = try await frameEntries(path, stream: "v:0", entries: "best_effort_timestamp_time").map { $0[0] }
         let frameBytes = videoWidth * videoHeight
         let count = raw.count / frameBytes
         guard count == times.count, count > 0 else {

@@ -45,8 +45,8 @@ struct AVSyncTests {
         #expect(recording.exitStatus == 0, "\(recording.stderr)")
 
         let webm = out + "/metronome.webm"
-        let beeps = try AVSyncAnalysis.beepOnsets(webm)
-        let (whites, videoTimes) = try AVSyncAnalysis.whiteFrameOnsets(webm)
+        let beeps = try await AVSyncAnalysis.beepOnsets(webm)
+        let (whites, videoTimes) = try await AVSyncAnalysis.whiteFrameOnsets(webm)
         let pairs = AVSyncAnalysis.pairs(beeps: beeps, whites: whites)
         print("AVSync: \(beeps.count) beeps at \(beeps.map { String(format: "%.3f", $0) }) s; "
             + "\(whites.count) white frames at \(whites.map { String(format: "%.3f", $0) }) s of \(videoTimes.count) frames")

@@ -65,7 +65,7 @@ struct RecordAcceptanceTests {
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(summaryLine.utf8)) as? [String: Any])
         #expect(summary["out"] as? String == out)
 
-        try checkFiles(out: out)
+        try await checkFiles(out: out)
     }
 
     @Test("a VP9 publisher (Chromium) is recorded as VP9 that decodes cleanly")
@@ -86,14 +86,14 @@ struct RecordAcceptanceTests {
         defer { recording.terminate() }
         try await pollUntil(timeout: .seconds(30), "agentd record to finish") { !recording.isRunning }
         #expect(recording.exitStatus == 0, "\(recording.stderr)")
-        let codecs = try RecordingChecks.streamCodecs(out + "/carol.webm")
+        let codecs = try await RecordingChecks.streamCodecs(out + "/carol.webm")
         #expect(codecs == ["opus", "vp9"], "\(codecs)")
-        let errors = try RecordingChecks.decodeErrors(out + "/carol.webm")
+        let errors = try await RecordingChecks.decodeErrors(out + "/carol.webm")
         #expect(errors.isEmpty, "\(errors.prefix(600))")
-        #expect(try RecordingChecks.mkvinfo(out + "/carol.webm").status == 0)
+        #expect(try await RecordingChecks.mkvinfo(out + "/carol.webm").status == 0)
     }
 
-    private func checkFiles(out: String) throws {
+    private func checkFiles(out: String) async throws {
         let manifestData = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
         let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
         for key in ["version", "room", "server", "started_at", "ended_at", "participants"] {
@@ -126,14 +126,14 @@ struct RecordAcceptanceTests {
         var mix: [Int16] = []
         for (name, tone) in Self.tones {
             let webm = "\(out)/\(name).webm"
-            let codecs = try RecordingChecks.streamCodecs(webm)
+            let codecs = try await RecordingChecks.streamCodecs(webm)
             #expect(codecs.contains("opus") && codecs.contains("vp8"), "\(name).webm streams: \(codecs)")
-            let errors = try RecordingChecks.decodeErrors(webm)
+            let errors = try await RecordingChecks.decodeErrors(webm)
             #expect(errors.isEmpty, "\(name).webm decode errors: \(errors.prefix(600))")
             if !errors.isEmpty, let keep = ProcessInfo.processInfo.environment["AGENTD_KEEP_FAILED"] {
-                _ = try? RecordingChecks.run("/bin/cp", ["-r", out, keep])
+                _ = try? await RecordingChecks.run("/bin/cp", ["-r", out, keep])
             }
-            #expect(try RecordingChecks.mkvinfo(webm).status == 0, "\(name).webm: mkvinfo complained")
+            #expect(try await RecordingChecks.mkvinfo(webm).status == 0, "\(name).webm: mkvinfo complained")
 
             let (samples, rate) = try RecordingChecks.samples("\(out)/\(name).wav")
             #expect(rate == 48_000)
@@ -148,7 +148,7 @@ struct RecordAcceptanceTests {
                 #expect(RecordingChecks.rms(firstSeconds) < 50, "bob.wav is not silent before he joined")
                 #expect(RecordingChecks.rms(samples.suffix(48_000)) > 1000, "bob.wav has no tone at the end")
             }
-            #expect(try RecordingChecks.streamCodecs("\(out)/\(name).opus") == ["opus"])
+            #expect(try await RecordingChecks.streamCodecs("\(out)/\(name).opus") == ["opus"])
         }
         let (mixed, _) = try RecordingChecks.samples("\(out)/mix.wav")
         mix = Array(mixed.suffix(96_000).dropLast(24_000))

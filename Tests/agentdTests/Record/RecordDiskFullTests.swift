@@ -22,7 +22,7 @@ struct RecordDiskFullTests {
     }
 
     private func checkRecordFillsTheDisk() async throws {
-        let (lab, room, player, disk, scratch) = try scenario("diskfull")
+        let (lab, room, player, disk, scratch) = try await scenario("diskfull")
         defer { player.terminate(); disk.remove(); withExtendedLifetime(scratch) {} }
         let out = disk.file("rec")
 
@@ -40,11 +40,11 @@ struct RecordDiskFullTests {
         #expect(recording.stderr.contains("No space left on device"), "\(recording.stderr)")
         // Full but for the space held back for the last manifest (256 KiB), given back at the end.
         #expect(disk.freeBytes < 512 * 1024, "the disk did not fill: \(disk.freeBytes) bytes free")
-        try checkFinalFiles(out, participant: "filler")
+        try await checkFinalFiles(out, participant: "filler")
     }
 
     private func checkDaemonJobFillsTheDisk() async throws {
-        let (lab, room, player, disk, scratch) = try scenario("diskfull-serve")
+        let (lab, room, player, disk, scratch) = try await scenario("diskfull-serve")
         defer { player.terminate(); disk.remove(); withExtendedLifetime(scratch) {} }
         let daemon = try await DaemonProcess.start(lab: lab, outputRoot: disk.path)
         defer { daemon.finish() }
@@ -55,7 +55,7 @@ struct RecordDiskFullTests {
         let ended = try await daemon.client.waitForJob(id, in: ["failed", "done"], within: .seconds(90))
         #expect(ended["state"] == "failed", "\(ended.serialized())")
         #expect(ended["error"]?.stringValue?.contains("No space left on device") == true, "\(ended.serialized())")
-        try checkFinalFiles(disk.file("full"), participant: "filler")
+        try await checkFinalFiles(disk.file("full"), participant: "filler")
 
         // The daemon goes on: it answers, and takes (and refuses) jobs as before.
         #expect(daemon.process.isRunning)
@@ -67,15 +67,15 @@ struct RecordDiskFullTests {
     /// A fresh room with `agentd play` of a tone and a 400 kb/s pattern in it as "filler", looping
     /// until the test ends, the small disk to record onto, and the scratch directory holding the
     /// player's files (it loops, so they must outlive it).
-    private func scenario(_ label: String) throws -> (LabEnvironment, String, ChildProcess, SmallFileSystem, ScratchDirectory) {
+    private func scenario(_ label: String) async throws -> (LabEnvironment, String, ChildProcess, SmallFileSystem, ScratchDirectory) {
         let lab = try LabEnvironment.required()
-        let disk = try SmallFileSystem(bytes: Self.diskBytes)
+        let disk = try await SmallFileSystem(bytes: Self.diskBytes)
         let scratch = try ScratchDirectory(label)
         let room = LabEnvironment.freshRoom(label)
         let audio = scratch.path("tone.opus")
         let video = scratch.path("pattern.ivf")
-        try PlayMedia.toneOpus(audio, seconds: 10)
-        try PlayMedia.patternIVF(video, seconds: 10)
+        try await PlayMedia.toneOpus(audio, seconds: 10)
+        try await PlayMedia.patternIVF(video, seconds: 10)
         let player = try ChildProcess(
             AgentdBinary.path,
             ["play", "--server", lab.janusWS, "--room", room, "--display", "filler", "--audio", audio, "--video", video,
@@ -85,7 +85,7 @@ struct RecordDiskFullTests {
 
     /// The manifest is final (failed, ended, with the disk's error) and every media file decodes
     /// cleanly up to where the disk filled, with something in it.
-    private func checkFinalFiles(_ out: String, participant: String) throws {
+    private func checkFinalFiles(_ out: String, participant: String) async throws {
         let manifestData = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
         let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
         #expect(manifest["state"] as? String == "failed", "\(manifest)")
@@ -98,12 +98,12 @@ struct RecordDiskFullTests {
         let wav = out + "/\(participant).wav"
         #expect(FileManager.default.fileExists(atPath: webm), "\(names)")
         #expect(FileManager.default.fileExists(atPath: wav), "\(names)")
-        let errors = try RecordingChecks.decodeErrors(webm)
+        let errors = try await RecordingChecks.decodeErrors(webm)
         #expect(errors.isEmpty, "\(participant).webm: \(errors.prefix(400))")
-        #expect(Set(try RecordingChecks.streamCodecs(webm)) == ["opus", "vp8"])
+        #expect(Set(try await RecordingChecks.streamCodecs(webm)) == ["opus", "vp8"])
         let (samples, rate) = try RecordingChecks.samples(wav)
         #expect(rate == 48_000)
         #expect(samples.count > 48_000, "\(participant).wav holds \(samples.count) samples")
-        #expect(try RecordingChecks.decodeErrors(wav).isEmpty)
+        #expect(try await RecordingChecks.decodeErrors(wav).isEmpty)
     }
 }

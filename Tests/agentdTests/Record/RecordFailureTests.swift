@@ -161,7 +161,7 @@ struct RecordFailureTests {
             } else {
                 #expect(manifest["state"] as? String == "recording")
             }
-            let duration = try RecordingChecks.run(
+            let duration = try await RecordingChecks.run(
                 "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out + "/dora.webm"])
             let seconds = Double(duration.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             print("after signal \(signal): dora.webm lasts \(seconds) s by ffprobe")
@@ -169,9 +169,9 @@ struct RecordFailureTests {
                 // Clusters close every half second, so at most that much is lost to a kill.
                 #expect(seconds >= 4, "after kill -9 at 5 s: ffprobe duration \(seconds) s")
             }
-            let codecs = try RecordingChecks.streamCodecs(out + "/dora.webm")
+            let codecs = try await RecordingChecks.streamCodecs(out + "/dora.webm")
             #expect(codecs.contains("opus") && codecs.contains("vp8"), "after signal \(signal): \(codecs)")
-            let errors = try RecordingChecks.decodeErrors(out + "/dora.webm")
+            let errors = try await RecordingChecks.decodeErrors(out + "/dora.webm")
             #expect(errors.isEmpty, "after signal \(signal): \(errors)")
             let (samples, _) = try RecordingChecks.samples(out + "/dora.wav")
             #expect(samples.count > 48_000, "after signal \(signal): \(samples.count) samples")

@@ -23,45 +23,48 @@ struct RecordLossTests {
         defer { publisher.terminate() }
         _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
 
-        let applied = try RecordingChecks.lab("up", "--loss", "5")
+        let applied = try await RecordingChecks.lab("up", "--loss", "5")
         #expect(applied.status == 0, "\(applied.output)")
-        defer { _ = try? RecordingChecks.lab("up") }
-        let before = try RecordingChecks.lab("loss-stats").output
+        try await withCleanup {
+            let before = try await RecordingChecks.lab("loss-stats").output
 
-        let recording = try ChildProcess(
-            AgentdBinary.path,
-            ["record", "--server", lab.janusWS, "--room", room, "--out", out, "--duration", "10", "--ice-allow", "agentd-lab0"])
-        defer { recording.terminate() }
-        try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
-        #expect(recording.exitStatus == 0, "\(recording.stderr)")
-        let after = try RecordingChecks.lab("loss-stats").output
-        print("loss-stats before: \(before.split(separator: "\n").joined(separator: " ")); after: \(after.split(separator: "\n").joined(separator: " "))")
+            let recording = try ChildProcess(
+                AgentdBinary.path,
+                ["record", "--server", lab.janusWS, "--room", room, "--out", out, "--duration", "10", "--ice-allow", "agentd-lab0"])
+            defer { recording.terminate() }
+            try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
+            #expect(recording.exitStatus == 0, "\(recording.stderr)")
+            let after = try await RecordingChecks.lab("loss-stats").output
+            print("loss-stats before: \(before.split(separator: "\n").joined(separator: " ")); after: \(after.split(separator: "\n").joined(separator: " "))")
 
-        let webm = out + "/lossy.webm"
-        let errors = try RecordingChecks.decodeErrors(webm)
-        #expect(errors.isEmpty, "decode errors under loss: \(errors.prefix(600))")
-        let (samples, _) = try RecordingChecks.samples(out + "/lossy.wav")
-        #expect(abs(Double(samples.count) / 48_000 - 10) <= 0.1, "lossy.wav lasts \(Double(samples.count) / 48_000) s")
+            let webm = out + "/lossy.webm"
+            let errors = try await RecordingChecks.decodeErrors(webm)
+            #expect(errors.isEmpty, "decode errors under loss: \(errors.prefix(600))")
+            let (samples, _) = try RecordingChecks.samples(out + "/lossy.wav")
+            #expect(abs(Double(samples.count) / 48_000 - 10) <= 0.1, "lossy.wav lasts \(Double(samples.count) / 48_000) s")
 
-        let manifestData = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
-        let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
-        let participant = try #require((manifest["participants"] as? [[String: Any]])?.first)
-        let stats = try #require(participant["stats"] as? [String: [String: Any]])
-        let video = try #require(stats["video"])
-        let audio = try #require(stats["audio"])
-        let nacks = (video["nacks"] as? Int ?? 0) + (audio["nacks"] as? Int ?? 0)
-        let plis = video["plis"] as? Int ?? 0
-        let videoLost = video["lost"] as? Int ?? 0
-        print("under 5 % loss: video \(video), audio \(audio)")
-        #expect(nacks > 0, "no NACK sent under loss")
-        #expect(videoLost + (video["recovered"] as? Int ?? 0) > 0, "the loss did not show")
-        // A keyframe is asked for when a video packet stays lost (NACK could not recover it) or
-        // when the subscription's first frame is not a keyframe. When NACK recovered every video
-        // packet and Janus's own PLI made the first frame a keyframe, no request is due; the
-        // request policy itself is KeyframeRequesterTests'.
-        if videoLost > 0 {
-            #expect(plis > 0, "\(videoLost) video packets stayed lost, yet no PLI was sent (a FIR only follows PLIs)")
+            let manifestData = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
+            let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
+            let participant = try #require((manifest["participants"] as? [[String: Any]])?.first)
+            let stats = try #require(participant["stats"] as? [String: [String: Any]])
+            let video = try #require(stats["video"])
+            let audio = try #require(stats["audio"])
+            let nacks = (video["nacks"] as? Int ?? 0) + (audio["nacks"] as? Int ?? 0)
+            let plis = video["plis"] as? Int ?? 0
+            let videoLost = video["lost"] as? Int ?? 0
+            print("under 5 % loss: video \(video), audio \(audio)")
+            #expect(nacks > 0, "no NACK sent under loss")
+            #expect(videoLost + (video["recovered"] as? Int ?? 0) > 0, "the loss did not show")
+            // A keyframe is asked for when a video packet stays lost (NACK could not recover it) or
+            // when the subscription's first frame is not a keyframe. When NACK recovered every video
+            // packet and Janus's own PLI made the first frame a keyframe, no request is due; the
+            // request policy itself is KeyframeRequesterTests'.
+            if videoLost > 0 {
+                #expect(plis > 0, "\(videoLost) video packets stayed lost, yet no PLI was sent (a FIR only follows PLIs)")
+            }
+            #expect((video["keyframes"] as? Int ?? 0) > 0, "no keyframe recorded")
+        } cleanup: {
+            _ = try? await RecordingChecks.lab("up")
         }
-        #expect((video["keyframes"] as? Int ?? 0) > 0, "no keyframe recorded")
     }
 }

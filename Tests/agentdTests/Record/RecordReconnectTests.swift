@@ -35,15 +35,18 @@ struct RecordReconnectTests {
     }
 
     /// Leaves the lab up and healthy for whoever comes next.
-    static func ensureLabUp() {
-        if (try? RecordingChecks.lab("status"))?.status != 0 { _ = try? RecordingChecks.lab("up") }
+    static func ensureLabUp() async {
+        if (try? await RecordingChecks.lab("status"))?.status != 0 { _ = try? await RecordingChecks.lab("up") }
     }
 
     @Test("a Janus restart during a 30 s recording: reconnecting, connected, one manifest with the gap, clean files")
     func survivesAJanusRestart() async throws {
-        defer { Self.ensureLabUp() }
-        try await SharedResourceLock.lab.withExclusive { try await restartDuringRecording() }
-        #expect(try RecordingChecks.lab("status").status == 0, "the lab is not up after the test")
+        try await withCleanup {
+            try await SharedResourceLock.lab.withExclusive { try await restartDuringRecording() }
+            #expect(try await RecordingChecks.lab("status").status == 0, "the lab is not up after the test")
+        } cleanup: {
+            await Self.ensureLabUp()
+        }
     }
 
     private func restartDuringRecording() async throws {
@@ -70,11 +73,11 @@ struct RecordReconnectTests {
         if restartAt > Date() { try await Task.sleep(for: .milliseconds(Int(restartAt.timeIntervalSinceNow * 1000))) }
 
         let restartBegan = Date()
-        let restart = try RecordingChecks.lab("restart-janus")
+        let restart = try await RecordingChecks.lab("restart-janus")
         let janusBack = Date()
         #expect(restart.status == 0, "restart-janus: \(restart.output)")
         try await pollUntil(timeout: .seconds(10), "agentd reporting the drop") { recording.stderr.contains("connection lost") }
-        alice.terminate()  // it died with Janus; same display, new Janus id
+        await alice.terminate()  // it died with Janus; same display, new Janus id
         alice = try await publisher(lab, room: room)
         try await pollUntil(timeout: .seconds(60), "agentd reporting it is back") { recording.stderr.contains("reconnected after") }
         let reconnectSeen = Date()
@@ -120,10 +123,10 @@ struct RecordReconnectTests {
 
         // Every file decodes without an error.
         for file in files where file.hasSuffix(".webm") || file.hasSuffix(".wav") {
-            let errors = try RecordingChecks.decodeErrors(out + "/" + file)
+            let errors = try await RecordingChecks.decodeErrors(out + "/" + file)
             #expect(errors.isEmpty, "\(file): \(errors.prefix(600))")
         }
-        #expect(try RecordingChecks.mkvinfo(out + "/alice.webm").status == 0)
+        #expect(try await RecordingChecks.mkvinfo(out + "/alice.webm").status == 0)
 
         // The WAV lasts as long as the recording did by the wall clock, silent across the gap,
         // alice's tone on both sides of it.

@@ -5,34 +5,29 @@ import TestSupport
 /// Independent checks of a recording's files: ffprobe, ffmpeg and mkvinfo from Debian, and
 /// libsndfile for WAV samples.
 enum RecordingChecks {
-    struct ToolResult {
-        let status: Int32
-        let output: String
-    }
-
     /// Runs `scripts/lab <arguments>` (up with --loss, loss-stats, restart-janus, status).
-    static func lab(_ arguments: String...) throws -> ToolResult {
-        try run(Repository.root.appendingPathComponent("scripts/lab").path, arguments)
+    static func lab(_ arguments: String...) async throws -> ToolRun {
+        try await run(Repository.root.appendingPathComponent("scripts/lab").path, arguments)
     }
 
-    static func run(_ tool: String, _ arguments: [String]) throws -> ToolResult {
-        let result = try runTool(tool, arguments, includeStderr: true)
-        return ToolResult(status: result.status, output: result.output)
+    /// Runs `tool` to its end, off the cooperative pool, with its stderr in the output.
+    static func run(_ tool: String, _ arguments: [String]) async throws -> ToolRun {
+        try await runTool(tool, arguments, includeStderr: true)
     }
 
     /// Codec names of the streams ffprobe sees.
-    static func streamCodecs(_ path: String) throws -> [String] {
-        let result = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", path])
+    static func streamCodecs(_ path: String) async throws -> [String] {
+        let result = try await run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", path])
         return result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// What `ffmpeg -v error -i F -f null -` prints: empty for a file that decodes cleanly.
-    static func decodeErrors(_ path: String) throws -> String {
-        try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).output
+    static func decodeErrors(_ path: String) async throws -> String {
+        try await run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).output
     }
 
-    static func mkvinfo(_ path: String) throws -> ToolResult {
-        try run("/usr/bin/mkvinfo", [path])
+    static func mkvinfo(_ path: String) async throws -> ToolRun {
+        try await run("/usr/bin/mkvinfo", [path])
     }
 
     /// All samples of a mono or stereo WAV (first channel), with its rate.

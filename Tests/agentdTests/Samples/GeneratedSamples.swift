@@ -12,21 +12,21 @@ enum GeneratedSamples {
 
     /// Runs agentd-samples for `names` into `directory` and returns the tool's run.
     @discardableResult
-    static func run(into directory: String, _ names: [String] = []) throws -> (status: Int32, output: String) {
-        try runTool(tool, [directory] + names, includeStderr: true)
+    static func run(into directory: String, _ names: [String] = []) async throws -> ToolRun {
+        try await runTool(tool, [directory] + names, includeStderr: true)
     }
 
     /// Writes `name` (e.g. `pattern-vp8.ivf`) into `scratch` and returns its path.
-    static func encoded(_ name: String, in scratch: ScratchDirectory) throws -> String {
-        let result = try run(into: scratch.directory.path, [name])
+    static func encoded(_ name: String, in scratch: ScratchDirectory) async throws -> String {
+        let result = try await run(into: scratch.directory.path, [name])
         guard result.status == 0 else { throw Failure(description: "agentd-samples \(name) exited \(result.status): \(result.output)") }
         return scratch.path(name)
     }
 
     /// `tone-440.wav` as scripts/make-samples writes it: 48 kHz mono s16, half scale.
-    static func toneWAV(in scratch: ScratchDirectory, frequency: Int = 440, seconds: Int = 5) throws -> String {
+    static func toneWAV(in scratch: ScratchDirectory, frequency: Int = 440, seconds: Int = 5) async throws -> String {
         let path = scratch.path("tone-\(frequency).wav")
-        let result = try runTool("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-t", "wav", path,
+        let result = try await runTool("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-t", "wav", path,
                                                   "synth", String(seconds), "sine", String(frequency), "vol", "0.5"], includeStderr: true)
         guard result.status == 0 else { throw Failure(description: "sox exited \(result.status): \(result.output)") }
         return path

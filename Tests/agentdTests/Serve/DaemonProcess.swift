@@ -67,9 +67,10 @@ final class DaemonProcess: Sendable {
         }
     }
 
-    /// Stops the daemon (SIGTERM) if it still runs and removes its scratch directory.
+    /// Stops the daemon (SIGTERM) if it still runs and removes its scratch directory once it
+    /// has ended (it may still write there as it stops). For `defer`: returns at once.
     func finish() {
-        process.terminate()
-        try? FileManager.default.removeItem(atPath: scratch)
+        let scratch = scratch
+        process.terminate(then: { try? FileManager.default.removeItem(atPath: scratch) })
     }
 }

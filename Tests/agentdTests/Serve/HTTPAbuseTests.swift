@@ -121,6 +121,7 @@ struct HTTPAbuseTests {
 
     /// `clients` connections that dribble header lines and never finish them: the answer (or 0
     /// when the server only closed) each gets.
+    @available(*, noasync, message: "blocks for seconds on its sockets: run it on a thread of its own (onThreads)")
     static func slowloris(port: UInt16, clients: Int) throws -> [Int] {
         let connections = try (0..<clients).map { _ in try RawHTTPConnection(port: port, timeout: .seconds(30)) }
         for connection in connections { try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n") }
@@ -148,6 +149,7 @@ struct HTTPAbuseTests {
 
     /// Bodies the daemon must refuse unread: 300 MB announced without the token (some of it
     /// sent), a chunked body without the token, and one over the limit with it.
+    @available(*, noasync, message: "blocks for seconds on its sockets: run it on a thread of its own (onThreads)")
     static func oversizedBodies(port: UInt16) throws -> [Int] {
         var statuses: [Int] = []
         let megabyte = [UInt8](repeating: 0x7B, count: 1 << 20)
@@ -199,6 +201,7 @@ final class HealthMonitor: Sendable {
 
     func stop() { state.withLock { $0.stopped = true } }
 
+    @available(*, noasync, message: "blocks for seconds on its sockets: run it on a thread of its own (onThreads)")
     func run() {
         while !state.withLock({ $0.stopped }) {
             let started = ContinuousClock.now

@@ -109,7 +109,7 @@ struct HTTPServerTests {
         try await slow.sending("GET /healthz HTTP/1.1\r\n")
         let dribbled = Task {
             for _ in 0..<50 {
-                guard (try? slow.send("X-Slow: y\r\n")) != nil else { return }
+                guard (try? await slow.sending("X-Slow: y\r\n")) != nil else { return }
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }

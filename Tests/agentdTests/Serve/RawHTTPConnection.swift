@@ -60,8 +60,10 @@ final class RawHTTPConnection: @unchecked Sendable {
     /// Stops sending (the server sees EOF) but keeps reading.
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
+    @available(*, noasync, message: "blocks until the server answers: use the async form (sending, response, eof)")
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+    @available(*, noasync, message: "blocks until the server answers: use the async form (sending, response, eof)")
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
@@ -73,6 +75,7 @@ final class RawHTTPConnection: @unchecked Sendable {
 
     /// Reads one response. `bodyless`: the answer to a HEAD (Content-Length describes a body that
     /// is not sent).
+    @available(*, noasync, message: "blocks until the server answers: use the async form (sending, response, eof)")
     func readResponse(bodyless: Bool = false) throws -> Response {
         let end = try readUntilHeaderEnd()
         let head = String(decoding: buffer[..<end], as: UTF8.self)
@@ -95,6 +98,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// True when the server closed the connection (EOF) before `timeout` with nothing more sent.
+    @available(*, noasync, message: "blocks until the server answers: use the async form (sending, response, eof)")
     func readsEOF() throws -> Bool {
         guard buffer.isEmpty else { return false }
         var byte: UInt8 = 0

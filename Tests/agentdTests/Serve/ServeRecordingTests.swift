@@ -72,7 +72,7 @@ struct ServeRecordingTests {
         #expect((done["bytes_written"]?.integerValue ?? 0) > 50_000, "\(done.serialized())")
         #expect((done["stats"]?["packets"]?.integerValue ?? 0) > 200, "\(done.serialized())")
 
-        let seconds = try checkRecording(out: out, name: "alice", tone: 440, other: 660)
+        let seconds = try await checkRecording(out: out, name: "alice", tone: 440, other: 660)
         #expect(seconds > 4 && seconds < 15, "alice.wav lasts \(seconds) s")
         #expect(try await client.get("/healthz").status == 200)
         daemon.process.send(signal: SIGTERM)
@@ -108,7 +108,7 @@ struct ServeRecordingTests {
         daemon.process.send(signal: SIGTERM)
         try await pollUntil(timeout: .seconds(20), "agentd serve to exit") { !daemon.process.isRunning }
         #expect(daemon.process.exitStatus == 0, "\(daemon.process.stderr)")
-        let seconds = try checkRecording(out: out, name: "bob", tone: 660, other: 440)
+        let seconds = try await checkRecording(out: out, name: "bob", tone: 660, other: 440)
         #expect(seconds > 4 && seconds < 15, "bob.wav lasts \(seconds) s")
         #expect(FileManager.default.fileExists(atPath: out + "/data.jsonl"), "default formats include data")
     }
@@ -131,7 +131,7 @@ struct ServeRecordingTests {
 
     /// The record issue's checks on one participant: manifest final, webm decodes (opus + vp8),
     /// the WAV holds its own tone well above the other one. Returns the WAV's length in seconds.
-    private func checkRecording(out: String, name: String, tone: Double, other: Double) throws -> Double {
+    private func checkRecording(out: String, name: String, tone: Double, other: Double) async throws -> Double {
         let manifestData = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
         let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
         #expect(manifest["ended_at"] is String, "manifest not final: \(manifest)")
@@ -140,9 +140,9 @@ struct ServeRecordingTests {
         #expect(participants.compactMap { $0["name"] as? String } == [name])
 
         let webm = "\(out)/\(name).webm"
-        let codecs = try RecordingChecks.streamCodecs(webm)
+        let codecs = try await RecordingChecks.streamCodecs(webm)
         #expect(codecs.contains("opus") && codecs.contains("vp8"), "\(codecs)")
-        let errors = try RecordingChecks.decodeErrors(webm)
+        let errors = try await RecordingChecks.decodeErrors(webm)
         #expect(errors.isEmpty, "\(errors.prefix(600))")
         let (samples, rate) = try RecordingChecks.samples("\(out)/\(name).wav")
         #expect(rate == 48_000)
