@@ -33,7 +33,7 @@ public final class WebMWriter {
     private var clusterOut: [UInt8] = []
     private var clusterTimestamp: Int64?
     private var clusterHasCue = false
-    private var cuePoints: [(time: Int64, track: UInt8, position: Int64)] = []
+    private var cues = WebMCueLog()
     private var firstTimestamp: Int64?
     private var lastTimestamp: Int64 = 0
     private var closed = false
@@ -121,7 +121,7 @@ public final class WebMWriter {
         // Cue the first video keyframe of each cluster, or each cluster of an audio-only file.
         // The open cluster is written at the sink's current end, so that is its position.
         if !clusterHasCue, (isVideo && keyframe) || !hasVideo {
-            cuePoints.append((timestampMs, track, sink.position - segmentDataStart))
+            cues.append(.init(time: timestampMs, track: track, position: sink.position - segmentDataStart))
             clusterHasCue = true
         }
         let relative = Int16(truncatingIfNeeded: timestampMs - (clusterTimestamp ?? timestampMs))
@@ -177,8 +177,8 @@ public final class WebMWriter {
         do {
             try flushCluster()
             let cuesPosition = sink.position
-            if !cuePoints.isEmpty {
-                try sink.append(EBML.master(MatroskaID.cues, cuePoints.map { point in
+            if !cues.isEmpty {
+                try sink.append(EBML.master(MatroskaID.cues, cues.points.map { point in
                     EBML.master(MatroskaID.cuePoint, [
                         EBML.unsigned(MatroskaID.cueTime, UInt64(max(0, point.time))),
                         EBML.master(MatroskaID.cueTrackPositions, [
@@ -189,7 +189,7 @@ public final class WebMWriter {
                 }))
             }
             var seeks = [seekEntry(MatroskaID.info, infoPosition), seekEntry(MatroskaID.tracks, tracksPosition)]
-            if !cuePoints.isEmpty { seeks.append(seekEntry(MatroskaID.cues, cuesPosition)) }
+            if !cues.isEmpty { seeks.append(seekEntry(MatroskaID.cues, cuesPosition)) }
             let seekHead = EBML.master(MatroskaID.seekHead, seeks)
             if seekHead.count + 2 <= Self.seekHeadReserve {
                 try sink.overwrite(seekHead + EBML.void(total: Self.seekHeadReserve - seekHead.count), at: seekHeadOffset)

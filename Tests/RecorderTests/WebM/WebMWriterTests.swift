@@ -90,4 +90,49 @@ import Testing
         try sink.close()
     }
 
+    /// The Cues, as mkvinfo reads them: one per cluster that starts with a video keyframe, each
+    /// with its time, the video track and the position of a cluster that starts at that time.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mkvinfo")))
+    func cuesPointAtTheKeyframeClusters() async throws {
+        let scratch = try ScratchDirectory("webm-cues")
+        let path = scratch.path("cues.webm")
+        let writer = try Self.writeSample(to: FileByteSink(path: path), seconds: 7)
+        try writer.close()
+
+        let info = try await runTool("/usr/bin/mkvinfo", ["-a", "-P", path], includeStderr: true)
+        #expect(info.status == 0, "\(info.output)")
+        let lines = info.output.split(separator: "\n").map(String.init)
+        func number(after marker: String, in line: String) -> Int64? {
+            guard let range = line.range(of: marker) else { return nil }
+            return Int64(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        func milliseconds(_ line: String) -> Int64? {
+            // "…: 00:00:02.000000000 at 123"
+            guard let colon = line.range(of: ": ") else { return nil }
+            let parts = line[colon.upperBound...].prefix { $0 != " " }.split(separator: ":")
+            guard parts.count == 3, let h = Int64(parts[0]), let m = Int64(parts[1]), let s = Double(parts[2]) else { return nil }
+            return (h * 3600 + m * 60) * 1000 + Int64((s * 1000).rounded())
+        }
+        let segmentAt = try #require(lines.first { $0.contains("+ Segment: size") }.flatMap { number(after: " at ", in: $0) })
+        let dataStart = segmentAt + 4 + 8  // Segment id, then an 8-byte size
+        var clusters: [Int64: Int64] = [:]  // position from the segment's data → timestamp
+        var cues: [(time: Int64, track: Int64, position: Int64)] = []
+        for (index, line) in lines.enumerated() {
+            if line.contains("+ Cluster at "), let at = number(after: "Cluster at ", in: line), index + 1 < lines.count {
+                clusters[at - dataStart] = milliseconds(lines[index + 1])
+            }
+            if line.contains("+ Cue time:"), let time = milliseconds(line), index + 3 < lines.count,
+                let track = number(after: "Cue track: ", in: lines[index + 2]),
+                let position = number(after: "Cue cluster position: ", in: lines[index + 3])
+            {
+                cues.append((time, track, position))
+            }
+        }
+        #expect(cues.map(\.time) == [0, 2_000, 4_000, 6_000], "\(cues)")
+        #expect(cues.allSatisfy { $0.track == 2 }, "\(cues)")
+        for cue in cues {
+            #expect(clusters[cue.position] == cue.time, "cue \(cue) points at no cluster of that time: \(clusters.sorted { $0.key < $1.key })")
+        }
+    }
+
 }
