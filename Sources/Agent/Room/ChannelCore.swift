@@ -29,7 +29,7 @@ final class ChannelCore: Sendable {
     private let events: EventBuffer<ChannelEvent>
     private let state = Mutex(State())
     /// Asks a remote participant's sender for a keyframe (set by the channel's receive path).
-    private let keyframeRequester = Mutex<(@Sendable (String, TrackKind) -> Void)?>(nil)
+    private let keyframeRequester = Mutex<LockedCallback<@Sendable (String, TrackKind) -> Void>?>(nil)
 
     init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, events: EventBuffer<ChannelEvent>) {
         self.room = room
@@ -109,7 +109,7 @@ final class ChannelCore: Sendable {
 
     /// Where keyframe requests of the tracks' sinks go.
     func setKeyframeRequester(_ requester: @escaping @Sendable (String, TrackKind) -> Void) {
-        keyframeRequester.withLock { $0 = requester }
+        keyframeRequester.withLock { $0 = LockedCallback(requester) }
     }
 
     /// Another stream of the channel's events from now on (a delegate's); one that finished
@@ -178,7 +178,7 @@ final class ChannelCore: Sendable {
     }
 
     private func requestKeyframe(participantID: String, kind: TrackKind) {
-        keyframeRequester.withLock { $0 }?(participantID, kind)
+        keyframeRequester.withLock { $0 }?.call(participantID, kind)
     }
 
     /// State changes are never held: `connecting` must come first, a failure's `disconnected` at once.

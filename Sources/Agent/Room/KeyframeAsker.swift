@@ -5,7 +5,7 @@ import Synchronization
 /// keyframes (``RemoteVideoSink``, ``RemoteTrackEncodedSink``).
 final class KeyframeAsker: Sendable {
     private let onKeyframeNeeded: (@Sendable (RemoteVideoKeyframeGate.Reason) -> Void)?
-    private let trackRequest = Mutex<(@Sendable () -> Void)?>(nil)
+    private let trackRequest = Mutex<LockedCallback<@Sendable () -> Void>?>(nil)
 
     init(onKeyframeNeeded: (@Sendable (RemoteVideoKeyframeGate.Reason) -> Void)?) {
         self.onKeyframeNeeded = onKeyframeNeeded
@@ -13,13 +13,13 @@ final class KeyframeAsker: Sendable {
 
     /// The track's way to the sender (``RemoteTrackSink/attached(keyframeRequest:)``).
     func attach(_ request: @escaping @Sendable () -> Void) {
-        trackRequest.withLock { $0 = request }
+        trackRequest.withLock { $0 = LockedCallback(request) }
     }
 
     /// Tells the user's handler why, and asks the sender through the track. Call outside the
     /// sink's lock.
     func ask(_ reason: RemoteVideoKeyframeGate.Reason) {
         onKeyframeNeeded?(reason)
-        trackRequest.withLock { $0 }?()
+        trackRequest.withLock { $0 }?.call()
     }
 }

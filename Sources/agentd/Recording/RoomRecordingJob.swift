@@ -29,7 +29,15 @@ final class RoomRecordingJob: Sendable {
     private let stopRequest = StopRequest()
     private let phaseState = Mutex<Phase>(.idle)
     /// Where the channel's event counts come from: the channel while it lives, then its final figures.
-    private let eventCountsSource = Mutex<@Sendable () -> EventBufferCounts>({ EventBufferCounts() })
+    /// Where ``eventCounts`` comes from: the live channel while recording, then its final counts.
+    /// Values, not a stored closure (a closure in a `Mutex` gains a thunk on every read: LAB.md).
+    private enum EventCountsSource: Sendable {
+        case none
+        case live(Channel)
+        case final(EventBufferCounts)
+    }
+
+    private let eventCountsSource = Mutex<EventCountsSource>(.none)
 
     /// - Parameter say: where connection news goes (lost, back again): stderr for the CLI, the log
     ///   for the daemon. Never given a secret.
@@ -42,7 +50,13 @@ final class RoomRecordingJob: Sendable {
     var phase: Phase { phaseState.withLock { $0 } }
 
     /// What the channel's event stream coalesced or dropped (for /metrics).
-    var eventCounts: EventBufferCounts { eventCountsSource.withLock { $0 }() }
+    var eventCounts: EventBufferCounts {
+        switch eventCountsSource.withLock({ $0 }) {
+        case .none: EventBufferCounts()
+        case .live(let channel): channel.eventCounts
+        case .final(let counts): counts
+        }
+    }
 
     /// True from the join until the recording ends.
     var isRecording: Bool {
@@ -104,7 +118,7 @@ final class RoomRecordingJob: Sendable {
             throw JanusFailure.failure(for: error, server: request.server, room: request.room)
         }
         phaseState.withLock { $0 = .recording(recorder) }
-        eventCountsSource.withLock { $0 = { channel.eventCounts } }
+        eventCountsSource.withLock { $0 = .live(channel) }
         // The recorder takes every event from the raw sink; the channel's events are read only so
         // they do not pile up in its buffer (roster kept up to its ceiling) for the whole recording.
         let drain = Task { for await _ in channel.events {} }
@@ -117,7 +131,7 @@ final class RoomRecordingJob: Sendable {
         await engine.shutdown()
         await drain.value
         let finalCounts = channel.eventCounts
-        eventCountsSource.withLock { $0 = { finalCounts } }
+        eventCountsSource.withLock { $0 = .final(finalCounts) }
         let manifest = await recorder.stop(endedAt: endedAt)
         let progress = recorder.progress
         phaseState.withLock { $0 = .finished(progress) }
