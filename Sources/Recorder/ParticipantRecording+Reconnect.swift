@@ -33,6 +33,7 @@ extension ParticipantRecording {
         audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
         oggAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
         mediaAnchors.removeAll()
+        alignment.reset()
         decoder = nil
         webm?.resumeAfterGap()
     }

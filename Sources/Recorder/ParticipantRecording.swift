@@ -90,6 +90,7 @@ final class ParticipantRecording {
     }
 
     var mediaAnchors: [TrackKind: RTPTimelineAnchor] = [:]
+    var alignment = AVAlignment()
 
     /// Records one frame at `ms` on the recording's timeline. Returns the decoded audio blocks
     /// (mono PCM with their timeline positions) for the room mix.
@@ -154,10 +155,18 @@ final class ParticipantRecording {
 
     /// A frame's time for the WebM, per track (see ``RTPTimelineAnchor``): blocks keep their
     /// real spacing and a moved mapping cannot shift one track against the other.
+    /// Video is then moved onto the audio by their sender reports, once (see ``AVAlignment``).
     private func mediaMs(of frame: RemoteFrame, ms: Int64) -> Int64 {
         var anchor = mediaAnchors[frame.kind] ?? RTPTimelineAnchor(unitsPerSecond: 1000)
-        let placed = anchor.place(rtp: frame.rtpTimestamp, clockRate: frame.clockRate, wallPosition: ms)
+        let reanchorsBefore = anchor.reanchors
+        var placed = anchor.place(rtp: frame.rtpTimestamp, clockRate: frame.clockRate, wallPosition: ms)
+        if anchor.reanchors != reanchorsBefore { alignment.reset() }
         mediaAnchors[frame.kind] = anchor
+        if let shift = alignment.placed(kind: frame.kind, atMs: placed, senderReportMs: frame.mappedBySenderReport ? ms : nil) {
+            mediaAnchors[.video]?.shift(by: shift)
+            if frame.kind == .video { placed += shift }
+            webm?.align(shiftingVideoBy: shift)
+        }
         return placed
     }
 

@@ -4,11 +4,13 @@ import Agent
 ///
 /// A WebM track needs the video size before the first block, and the size is only known from a
 /// keyframe. So while a video track is announced but no keyframe has come, audio is held (up to
-/// ``holdLimitMs`` of it); the first keyframe creates the file with both tracks, and if none comes
-/// in time the file goes audio-only. Video frames before the first keyframe cannot be decoded and
-/// are dropped.
+/// ``holdLimitMs`` of it); if none comes in time the file goes audio-only. Video frames before the
+/// first keyframe cannot be decoded and are dropped. With both tracks the file also waits for
+/// ``align(shiftingVideoBy:)`` (video lined up with audio by their sender reports, see
+/// ``AVAlignment``), within the same hold limit, so its first blocks are already in sync; an
+/// alignment after the file was created moves the video frames still held and every later one.
 ///
-///     frames ─▶ [hold until keyframe / hold limit] ─▶ reorder window (sorted by time) ─▶ WebMWriter
+///     frames ─▶ [hold until keyframe and alignment / hold limit] ─▶ reorder window ─▶ WebMWriter
 ///
 /// Times are milliseconds on the recording's timeline (from the frames' mapped wall times); block
 /// timestamps count from the file's first frame, whose recording time is ``startMs``. Audio and
@@ -54,6 +56,10 @@ final class ParticipantWebM {
     private var closed = false
     /// Set by ``resumeAfterGap()``: video frames are dropped until a keyframe.
     private var awaitingKeyframe = false
+    /// The first keyframe's size, while the file waits for the alignment.
+    private var keyframeSize: (width: Int, height: Int)?
+    /// The shift video got to line up with audio (``align(shiftingVideoBy:)``), once it has.
+    private(set) var videoShiftMs: Int64?
 
     /// The file's time 0 on the recording's timeline; nil until the file exists.
     private(set) var startMs: Int64?
@@ -108,38 +114,60 @@ final class ParticipantWebM {
                 }
                 awaitingKeyframe = false
             }
-            if frame.kind == .video, frame.isKeyframe, let size = Self.size(of: frame.bytes, codec: videoCodec),
-               let current = currentSize, size != current
-            {
-                resolutionChanges.append(.init(tMs: frame.ms, width: size.width, height: size.height))
-                currentSize = size
-            }
             insert(frame)
         }
         flush(upTo: newestMs - reorderWindowMs)
     }
 
-    /// Before the file exists: hold audio, wait for a keyframe, create the file when it can be.
-    /// Returns false for a frame that is dropped.
+    /// Video was lined up with audio: frames still held move by `shift` ms (later frames come
+    /// placed already), and a file that waited for this is created.
+    func align(shiftingVideoBy shift: Int64) {
+        videoShiftMs = shift
+        if shift != 0, pending.contains(where: { $0.kind == .video }) {
+            var moved = pending
+            for index in moved.indices where moved[index].kind == .video { moved[index].ms += shift }
+            pending.removeAll(keepingCapacity: true)
+            newestMs = .min
+            for frame in moved { insert(frame) }
+        }
+        guard writer == nil, !closed, error == nil else { return }
+        openIfReady()
+    }
+
+    /// Before the file exists: hold audio, wait for a keyframe (and the alignment), create the
+    /// file when it can be. Returns false for a frame that is dropped.
     private func admitBeforeFile(_ frame: Frame) -> Bool {
-        switch frame.kind {
-        case .audio:
-            insert(frame)
-            if videoCodec == nil {
-                open(size: nil)
-            } else if let first = pending.first, frame.ms - first.ms >= holdLimitMs {
-                open(size: nil)
+        if frame.kind == .video {
+            if keyframeSize == nil {
+                guard videoCodec != nil, frame.isKeyframe, let size = Self.size(of: frame.bytes, codec: videoCodec) else {
+                    videoFramesDropped += 1
+                    return false
+                }
+                keyframeSize = size
             }
-            return true
-        case .video:
-            guard videoCodec != nil, frame.isKeyframe,
-                  let size = Self.size(of: frame.bytes, codec: videoCodec) else {
+            guard frame.codec == nil || frame.codec == videoCodec, !awaitingKeyframe || frame.isKeyframe else {
                 videoFramesDropped += 1
                 return false
             }
-            insert(frame)
-            open(size: size)
-            return writer != nil
+            awaitingKeyframe = false
+        }
+        insert(frame)
+        openIfReady()
+        return true
+    }
+
+    /// Creates the file once nothing more is worth waiting for: audio-only when no video track
+    /// is announced or no keyframe came within the hold limit; with video at the first keyframe,
+    /// once aligned, or when there is no audio to align with, or at the hold limit.
+    private func openIfReady() {
+        let held = pending.first.map { newestMs - $0.ms } ?? 0
+        let timedOut = held >= holdLimitMs
+        if videoCodec == nil {
+            if pending.contains(where: { $0.kind == .audio }) { open(size: nil) }
+        } else if let size = keyframeSize {
+            if videoShiftMs != nil || !audioAnnounced || timedOut { open(size: size) }
+        } else if timedOut {
+            open(size: nil)
         }
     }
 
@@ -205,7 +233,14 @@ final class ParticipantWebM {
                 fail(error)
                 return
             }
-            if frame.kind == .video, frame.isKeyframe { keyframesWritten += 1 }
+            if frame.kind == .video, frame.isKeyframe {
+                keyframesWritten += 1
+                // Noted as written, at the time the file has it (held frames may have moved).
+                if let size = Self.size(of: frame.bytes, codec: videoCodec), let current = currentSize, size != current {
+                    resolutionChanges.append(.init(tMs: frame.ms, width: size.width, height: size.height))
+                    currentSize = size
+                }
+            }
         }
         pending.removeFirst(written)
         durationMs = writer.durationMs
@@ -214,7 +249,7 @@ final class ParticipantWebM {
     /// Writes everything still held and finishes the file. Idempotent.
     func close() {
         guard !closed else { return }
-        if writer == nil, error == nil, pending.contains(where: { $0.kind == .audio }) { open(size: nil) }
+        if writer == nil, error == nil, !pending.isEmpty { open(size: keyframeSize) }
         flush(upTo: .max)
         closed = true
         pending.removeAll()
@@ -249,7 +284,7 @@ final class ParticipantWebM {
         }
         if videoTrack != nil {
             tracks.append(.init(kind: .video, codec: videoCodec == .vp9 ? "vp9" : "vp8", width: videoSize?.width,
-                                height: videoSize?.height, rtpNtpMapping: mappings[.video]))
+                                height: videoSize?.height, rtpNtpMapping: mappings[.video], avShiftMs: videoShiftMs))
         }
         var file = RecordingManifest.File(path: fileName, format: "webm", startMs: startMs ?? 0, tracks: tracks,
                                           bytes: bytes, durationMs: durationMs)

@@ -25,4 +25,11 @@ struct RTPTimelineAnchor {
         anchor = (rtp, wallPosition)
         return wallPosition
     }
+
+    /// Moves every later placement by `units` (``AVAlignment`` lining video up with audio).
+    mutating func shift(by units: Int64) {
+        guard let current = anchor else { return }
+        let (position, overflow) = current.position.addingReportingOverflow(units)
+        if !overflow { anchor = (current.rtp, position) }
+    }
 }

@@ -193,9 +193,14 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         /// How this track's RTP time maps to the sender's and our clock. Per track, because each
         /// stream of a file has its own RTP clock.
         public var rtpNtpMapping: RTPNTPMapping?
+        /// WebM video only: how far (ms) video was moved to line up with the audio by the two
+        /// streams' sender reports (the latest time, after a reconnect); absent when it never was
+        /// (no report for one of them).
+        public var avShiftMs: Int64?
 
         public init(kind: Kind, codec: String, width: Int? = nil, height: Int? = nil, channels: Int? = nil,
-                    sampleRate: Int? = nil, ssrc: UInt32? = nil, rtpNtpMapping: RTPNTPMapping? = nil) {
+                    sampleRate: Int? = nil, ssrc: UInt32? = nil, rtpNtpMapping: RTPNTPMapping? = nil,
+                    avShiftMs: Int64? = nil) {
             self.kind = kind
             self.codec = codec
             self.width = width
@@ -204,12 +209,14 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
             self.sampleRate = sampleRate
             self.ssrc = ssrc
             self.rtpNtpMapping = rtpNtpMapping
+            self.avShiftMs = avShiftMs
         }
 
         enum CodingKeys: String, CodingKey {
             case kind, codec, width, height, channels, ssrc
             case sampleRate = "sample_rate"
             case rtpNtpMapping = "rtp_ntp_mapping"
+            case avShiftMs = "av_shift_ms"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -228,6 +235,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
             try container.encodeIfPresent(sampleRate, forKey: .sampleRate)
             try container.encodeIfPresent(ssrc, forKey: .ssrc)
             try container.encodeIfPresent(rtpNtpMapping, forKey: .rtpNtpMapping)
+            try container.encodeIfPresent(avShiftMs, forKey: .avShiftMs)
         }
     }
 

@@ -31,7 +31,10 @@ struct RoomEventScript {
     }
 
     /// A tone in 20 ms Opus packets from `fromMs` to `toMs`; RTP starts at `rtpBase`.
-    mutating func audio(_ id: String, frequency: Double, fromMs: Double, toMs: Double, rtpBase: Int64 = 12_345) throws {
+    /// From packet `senderReportFrom` on, the wall times are mapped by a sender report (exact);
+    /// before, by arrival, `arrivalErrorMs` late.
+    mutating func audio(_ id: String, frequency: Double, fromMs: Double, toMs: Double, rtpBase: Int64 = 12_345,
+                        arrivalErrorMs: Double = 0, senderReportFrom: Int = 51) throws {
         let encoder = try OpusEncoder(configuration: .init(channels: 1, application: .audio, bitrate: 64_000))
         let packets = Int(((toMs - fromMs) / 20).rounded())
         for index in 0..<packets {
@@ -40,22 +43,25 @@ struct RoomEventScript {
             let frame = RemoteFrame(
                 participantID: id, kind: .audio, codec: .opus, bytes: packet, isKeyframe: true,
                 rtpTimestamp: rtpBase + Int64(index * 960), clockRate: 48_000,
-                wallTimeNanoseconds: Self.ns(ms: fromMs + Double(index) * 20), mappedBySenderReport: index > 50)
+                wallTimeNanoseconds: Self.ns(ms: fromMs + Double(index) * 20 + (index >= senderReportFrom ? 0 : arrivalErrorMs)),
+                mappedBySenderReport: index >= senderReportFrom)
             add(.frame(frame), atMs: fromMs + Double(index) * 20)
         }
     }
 
     /// VP8 frames at 30 fps from `fromMs`; the encoded frames are given (see ``encodeVideo``).
     /// `arrivalDelayMs` delays the frames' place in the event order (not their wall times), as a
-    /// slower video path does.
+    /// slower video path does. From frame `senderReportFrom` on, the wall times are mapped by a
+    /// sender report (exact); before, by arrival, `arrivalErrorMs` late.
     mutating func video(_ id: String, frames: [VPXEncodedFrame], fromMs: Double, rtpBase: Int64 = 777,
-                        arrivalDelayMs: Double = 0) {
+                        arrivalDelayMs: Double = 0, arrivalErrorMs: Double = 0, senderReportFrom: Int = .max) {
         for (index, encoded) in frames.enumerated() {
             let ms = fromMs + Double(index) * 1000 / 30
+            let bySenderReport = index >= senderReportFrom
             let frame = RemoteFrame(
                 participantID: id, kind: .video, codec: encoded.codec == .vp9 ? .vp9 : .vp8, bytes: encoded.data,
                 isKeyframe: encoded.isKeyframe, rtpTimestamp: rtpBase + Int64(index * 3000), clockRate: 90_000,
-                wallTimeNanoseconds: Self.ns(ms: ms), mappedBySenderReport: false)
+                wallTimeNanoseconds: Self.ns(ms: bySenderReport ? ms : ms + arrivalErrorMs), mappedBySenderReport: bySenderReport)
             add(.frame(frame), atMs: ms + arrivalDelayMs)
         }
     }

@@ -58,6 +58,9 @@ struct AVSyncTests {
            let line = try? JSONSerialization.data(withJSONObject: stats, options: [.sortedKeys])
         {
             print("AVSync: receive stats \(String(decoding: line, as: UTF8.self))")
+            let webm = (participant["files"] as? [[String: Any]])?.first { $0["format"] as? String == "webm" }
+            let video = (webm?["tracks"] as? [[String: Any]])?.first { $0["kind"] as? String == "video" }
+            print("AVSync: video moved \(video?["av_shift_ms"].map { "\($0)" } ?? "never") ms onto the audio by the sender reports")
         }
         let breaks = AVSyncAnalysis.timelineBreaks(videoTimes)
         if !breaks.isEmpty {
