@@ -38,8 +38,8 @@ let package = Package(
             name: "Agent",
             dependencies: cLibraryNames.map { .target(name: $0) } + ["CAgentShims"]
         ),
-        .target(name: "Recorder", dependencies: ["Agent", "COgg", "CSndFile"]),
-        .target(name: "BotKit", dependencies: ["Agent", "CSndFile", "CWebMParser"]),
+        .target(name: "Recorder", dependencies: ["Agent", "COgg"]),
+        .target(name: "BotKit", dependencies: ["Agent", "CWebMParser"]),
         // agentd's parsers of outside input, apart from its runtime so agentd-fuzz can drive them:
         // recipes, the API's routes, request admission and bodies, and the rules they share.
         .target(name: "AgentdCore", dependencies: ["Agent", "Recorder"]),

@@ -1,3 +1,4 @@
+import Agent
 import Foundation
 
 /// The /v1 bearer token check.

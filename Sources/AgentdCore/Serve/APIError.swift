@@ -1,3 +1,5 @@
+import Agent
+
 /// A request the API refuses, with its status and message.
 package struct APIError: Error, Equatable, CustomStringConvertible {
     package let status: Int

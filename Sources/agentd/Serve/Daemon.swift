@@ -19,6 +19,7 @@ final class Daemon: Sendable {
         server = HTTPServer(
             loop: loop, limits: limits,
             handlers: HTTPServer.Handlers(
+                executor: APIExecutor.shared,
                 admit: { head, bodyBytes in
                     guard case .refuse(let response) = admission.decide(head, bodyBytes: bodyBytes) else { return nil }
                     return response

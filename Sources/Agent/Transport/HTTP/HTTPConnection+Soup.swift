@@ -1,5 +1,3 @@
-import Agent
-import AgentdCore
 import CAgentShims
 import CSoup
 import Foundation

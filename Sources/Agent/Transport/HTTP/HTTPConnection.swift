@@ -1,5 +1,3 @@
-import Agent
-import AgentdCore
 import CAgentShims
 import CSoup
 import Foundation
@@ -127,7 +125,7 @@ final class HTTPConnection: @unchecked Sendable {
         enter(.handling, deadline: nil)
         let number = serial
         let respond = handlers.respond
-        Task(executorPreference: APIExecutor.shared) {
+        Task(executorPreference: handlers.executor) {
             let response = await respond(request)
             self.loop.execute { self.answer(number, response) }
         }

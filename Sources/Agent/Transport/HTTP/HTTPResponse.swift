@@ -1,4 +1,3 @@
-import Agent
 import Foundation
 
 /// One HTTP response: a status, a content type and a body.
@@ -8,15 +7,6 @@ package struct HTTPResponse: Sendable, Equatable {
     package let body: Data
     /// Extra headers (`Allow` on a 405, `WWW-Authenticate` on a 401).
     package var headers: [String: String] = [:]
-
-    package static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json", body: Data((value.serialized() + "\n").utf8))
-    }
-
-    /// The API's error shape: `{"error": "<message>", "status": <code>}`.
-    package static func error(_ status: Int, _ message: String) -> HTTPResponse {
-        json(status, ["error": .string(message), "status": .integer(Int64(status))])
-    }
 
     package static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
         HTTPResponse(status: status, contentType: contentType, body: Data(text.utf8))

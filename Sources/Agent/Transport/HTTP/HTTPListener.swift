@@ -1,4 +1,3 @@
-import Agent
 import CSoup
 import Foundation
 import Glibc
