@@ -1,0 +1,48 @@
+/// The secrets of a join, kept apart from ``RoomJoin`` so that the join can be logged, compared
+/// and stored while these cannot leak with it.
+///
+/// Today the token and pin ride in every join copy next to harmless fields
+/// (``JanusAudience/Configuration``, ``JanusPublisher/Configuration``, ``ChannelOptions/pin`` plus
+/// the token argument of ``AgentEngine/join(server:room:token:options:)``, BotConfiguration,
+/// RecordingRequest, RecipeOverrides), and each one's default `description` or `dump` prints
+/// them. They will carry this value instead (slice S8).
+///
+/// Every textual form (`description`, `debugDescription`, a `Mirror`, so `dump` and the
+/// printing of any value that holds one) shows `<redacted N bytes>` or `none`, never the text.
+/// It is deliberately not `Codable`, so it cannot slip into a manifest, job JSON or a log line
+/// built by encoding.
+public struct RoomCredentials: Sendable, Equatable {
+    /// The Janus core token (`token_auth`), or a WHIP endpoint's bearer token.
+    public var token: String?
+    /// The room's pin, or a room token where the platform has those. Janus also sets it on a
+    /// room that the join creates.
+    public var pin: String?
+
+    public init(token: String? = nil, pin: String? = nil) {
+        self.token = token
+        self.pin = pin
+    }
+
+    /// No token, no pin.
+    public static let none = RoomCredentials()
+
+    /// What any textual form shows for a secret: its length only.
+    static func redacted(_ secret: String?) -> String {
+        guard let secret else { return "none" }
+        return "<redacted \(secret.utf8.count) bytes>"
+    }
+}
+
+extension RoomCredentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "RoomCredentials(token: \(Self.redacted(token)), pin: \(Self.redacted(pin)))"
+    }
+
+    public var debugDescription: String { description }
+
+    /// Children that are the redacted strings, so `dump`, `Mirror(reflecting:)` walks and the
+    /// default printing of a value holding credentials see no secret either.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["token": Self.redacted(token), "pin": Self.redacted(pin)], displayStyle: .struct)
+    }
+}

@@ -1,0 +1,62 @@
+/// Settings that replace a ``RoomJoin``'s and its ``RoomCredentials``' own: a command's flags
+/// or the fields of a daemon request laid over a recipe. nil keeps the current value.
+///
+/// It is agentd's `RecipeOverrides` without the duration, one layer down, so that a patch can be
+/// laid over any join and not only a recipe: `RecipeOverrides` becomes this plus its duration
+/// (slice S8). The semantics are RecipeOverrides' (`applied(to:)` with the same inputs gives
+/// the same settings), with one rule enforced here that RecipeOverrides leaves to its callers:
+/// ``create`` only adds creating, never takes it away.
+///
+/// Like RecipeOverrides it checks nothing: the values were checked where they came in (the
+/// command line's and the API's rules in AgentdCore: DisplayName, JanusURL, ChannelName).
+public struct RoomJoinPatch: Sendable, Equatable {
+    /// Replaces the signaling URL: a Janus endpoint's server, or a WHIP endpoint's URL.
+    public var server: String?
+    /// Replaces a Janus endpoint's room. A WHIP endpoint has no room, so there it changes
+    /// nothing; callers refuse a room beside a WHIP URL before (plan issue 12, A9).
+    public var room: String?
+    public var display: String?
+    /// Only `true` changes the join (a flag can add `--create`, not take it away); `false` keeps
+    /// the join's own, as nil does.
+    public var create: Bool?
+    /// The token and pin to use instead; a nil field keeps the current one. Redacted in every
+    /// textual form of the patch, as in ``RoomCredentials``.
+    public var credentials: RoomCredentials
+
+    /// The labels and order are RecipeOverrides', without its duration.
+    public init(
+        server: String? = nil, room: String? = nil, token: String? = nil, pin: String? = nil, create: Bool? = nil,
+        display: String? = nil
+    ) {
+        self.server = server
+        self.room = room
+        self.credentials = RoomCredentials(token: token, pin: pin)
+        self.create = create
+        self.display = display
+    }
+
+    /// The join with these settings applied.
+    public func applied(to join: RoomJoin) -> RoomJoin {
+        var result = join
+        if let server { result.endpoint = Self.endpoint(join.endpoint, server: server) }
+        if let room, case .janus(let server, _) = result.endpoint { result.endpoint = .janus(server: server, room: room) }
+        if let display { result.display = display }
+        if create == true { result.create = true }
+        return result
+    }
+
+    /// The credentials with these applied.
+    public func applied(to credentials: RoomCredentials) -> RoomCredentials {
+        var result = credentials
+        if let token = self.credentials.token { result.token = token }
+        if let pin = self.credentials.pin { result.pin = pin }
+        return result
+    }
+
+    private static func endpoint(_ endpoint: RoomEndpoint, server: String) -> RoomEndpoint {
+        switch endpoint {
+        case .janus(_, let room): .janus(server: server, room: room)
+        case .whip: .whip(url: server)
+        }
+    }
+}
