@@ -21,9 +21,10 @@ import Foundation
 /// Events come in order on ``events`` (see ``ChannelEvent``), or to a ``ChannelDelegate`` (see
 /// ``setDelegate(_:)``). Media frames do not go through events: attach sinks to the
 /// ``RemoteTrack`` of ``ChannelEvent/trackSubscribed(_:_:)`` (``RemoteAudioSink`` for PCM,
-/// ``RemoteVideoSink`` for I420, ``RemoteTrackEncodedSink`` for encoded frames); they are fed on
-/// the transport loop. A recorder takes every ``RoomEvent``, frames included, from
-/// ``ChannelOptions/roomEventSink``.
+/// ``RemoteVideoSink`` for I420, ``RemoteTrackEncodedSink`` for encoded frames); they are fed
+/// off the transport loop, on a lane of ``WorkerLanes/shared`` per track, in frame order (see
+/// ``RemoteTrack``). A recorder takes every ``RoomEvent``, frames included, from
+/// ``ChannelOptions/roomEventSink`` (on the transport loop: it must only enqueue).
 public actor Channel {
     public nonisolated let server: String
     public nonisolated let room: String

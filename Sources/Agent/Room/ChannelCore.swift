@@ -10,6 +10,8 @@ import Synchronization
 /// While the channel is still connecting, mapped events are held and follow `connected`.
 /// Events wait for their consumer in an ``EventBuffer``: the roster is never dropped, statistics
 /// coalesce, and what that costs is counted in each report's ``ChannelStatistics/events``.
+/// Each subscribed track runs its sinks (the decoders) on a lane of ``WorkerLanes`` taken in
+/// turn, so frames leave the transport loop as soon as the track has queued them.
 final class ChannelCore: Sendable {
     private struct State {
         var mapper = ChannelEventMapper()
@@ -27,15 +29,19 @@ final class ChannelCore: Sendable {
     let statsInterval: Duration
     private let rawSink: (@Sendable (RoomEvent) -> Void)?
     private let events: EventBuffer<ChannelEvent>
+    /// Where the tracks' sinks run; nil: on the thread that delivers the frames.
+    private let lanes: WorkerLanes?
     private let state = Mutex(State())
     /// Asks a remote participant's sender for a keyframe (set by the channel's receive path).
     private let keyframeRequester = Mutex<LockedCallback<@Sendable (String, TrackKind) -> Void>?>(nil)
 
-    init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, events: EventBuffer<ChannelEvent>) {
+    init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, events: EventBuffer<ChannelEvent>,
+         lanes: WorkerLanes? = .shared) {
         self.room = room
         self.statsInterval = statsInterval
         self.rawSink = rawSink
         self.events = events
+        self.lanes = lanes
     }
 
     var connectionState: ConnectionState? { state.withLock { $0.mapper.state } }
@@ -49,7 +55,7 @@ final class ChannelCore: Sendable {
         rawSink?(event)
         switch event {
         case .frame(let frame):
-            // The track's sinks run here, on the transport loop, outside the lock.
+            // The track queues the frame for its sinks on its lane (outside this lock).
             guard let track = state.withLock({ $0.mapper.track(of: frame.participantID, kind: frame.kind) }) else { return }
             if frame.followsLoss { track.frameLost() }
             track.deliver(frame)
@@ -107,7 +113,8 @@ final class ChannelCore: Sendable {
         }
     }
 
-    /// Where keyframe requests of the tracks' sinks go.
+    /// Where keyframe requests of the tracks' sinks go. They come from the tracks' lanes, so the
+    /// requester must hand them to the transport loop itself.
     func setKeyframeRequester(_ requester: @escaping @Sendable (String, TrackKind) -> Void) {
         keyframeRequester.withLock { $0 = LockedCallback(requester) }
     }
@@ -153,7 +160,10 @@ final class ChannelCore: Sendable {
             case .trackSubscribed(let user, let track):
                 state.collector.trackStarted(.init(participantID: user.id, kind: track.kind), at: .now)
                 let (id, kind) = (user.id, track.kind)
+                // Called from the track's lane: the requester hands it to the transport loop.
                 track.setKeyframeHandler { [weak self] in self?.requestKeyframe(participantID: id, kind: kind) }
+                // Before any frame can find the track: frames look it up under this same lock.
+                if let lanes { track.runSinks(on: lanes.nextLane()) }
             case .trackUnsubscribed(let user, let track):
                 state.collector.trackEnded(.init(participantID: user.id, kind: track.kind))
                 // Its sinks end with it (idempotent; the sinks are called outside their lock).

@@ -5,6 +5,7 @@ import Foundation
 ///
 ///     room demo: 1 user, in 1264 kbps, out 0 kbps
 ///       alice(pub-1) audio opus 32 kbps 250 pkts lost 0 (0.0%) jitter 2 ms nack 0 pli 0 | video VP8 1232 kbps …
+///       (a track adds "sink drops N" once its sinks fell behind and frames were dropped before them)
 ///       published audio opus 32 kbps 250 pkts lost 0 (0.0%) jitter 1 ms nack 0 pli 0 rtt 12 ms
 ///       events behind: 12 coalesced, 0 dropped      (only when the event consumer fell behind)
 extension ChannelStatistics {
@@ -34,6 +35,7 @@ extension ChannelStatistics {
         if let rtt = track.roundTripTime { parts.append("rtt \(milliseconds(rtt)) ms") }
         if let decoded = track.framesDecoded { parts.append("decoded \(decoded)") }
         if let level = track.audioLevel { parts.append("level \(String(format: "%.2f", level))") }
+        if track.sinkFramesDropped > 0 { parts.append("sink drops \(track.sinkFramesDropped)") }
         return parts.joined(separator: " ")
     }
 

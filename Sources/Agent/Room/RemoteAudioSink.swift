@@ -11,15 +11,16 @@ import Synchronization
 /// ```swift
 /// let format = try RemoteAudioFormat(sampleRate: 16_000, frameDuration: .milliseconds10)
 /// let sink = try RemoteAudioSink(format: format) { frame in
-///     if let samples = frame.int16Samples { recognizer.enqueue(samples) }   // on the transport loop: be quick
+///     if let samples = frame.int16Samples { recognizer.enqueue(samples) }   // on the track's lane: be quick
 /// }
 /// track.add(sink)
 /// ```
 ///
 /// **Threading.** Decoding happens inside ``receive(_:)``, on the caller's thread, which for a
-/// channel's track is its transport loop. Frames are delivered on that same thread, after the
-/// sink's lock is released (so the handler may read ``counters`` or mute the track). A
-/// ``RemoteTrackDelivery/handler(_:)`` must return quickly; use a
+/// channel's track is the track's ``WorkerLane`` (off the transport loop). Frames are delivered
+/// on that same thread, after the sink's lock is released (so the handler may read
+/// ``counters`` or mute the track), with the RTP and wall times of the packets they came from.
+/// A ``RemoteTrackDelivery/handler(_:)`` must return quickly; use a
 /// ``RemoteTrackDelivery/stream(_:)`` for slow consumers. ``counters`` and ``level`` can be
 /// read from any thread.
 public final class RemoteAudioSink: RemoteTrackSink {

@@ -1,10 +1,10 @@
 /// Where a sink hands its frames: a closure, or a bounded stream.
 public enum RemoteTrackDelivery<Frame: Sendable>: Sendable {
     /// Called synchronously on the thread that feeds the sink, which for a channel's tracks is
-    /// the channel's transport loop: the same thread that runs ICE, DTLS and SRTP for the whole
-    /// PeerConnection. The closure must return quickly (copy the frame into your own queue, bump
-    /// a counter) and must not block or wait for other work; anything slow belongs on the other
-    /// side of a queue, such as ``stream(_:)``.
+    /// the track's ``WorkerLane``: a thread that other tracks' decoders may share, with a bounded
+    /// queue in front of it. The closure must return quickly (copy the frame into your own queue,
+    /// bump a counter) and must not block or wait for other work; anything slow belongs on the
+    /// other side of a queue, such as ``stream(_:)``.
     case handler(@Sendable (Frame) -> Void)
     /// Queued on a bounded ``RemoteTrackFrameStream``, to be consumed from a task.
     case stream(RemoteTrackFrameStream<Frame>)

@@ -7,8 +7,8 @@ import Synchronization
 /// unmute waits for the next one (asking once through `onKeyframeNeeded`), so what comes out can
 /// always be decoded from its first frame; pass `waitsForKeyframe: false` to get every frame.
 ///
-/// **Threading.** ``receive(_:)`` delivers on the caller's thread (the channel's transport
-/// loop); a handler must return quickly. ``counters`` can be read from any thread.
+/// **Threading.** ``receive(_:)`` delivers on the caller's thread (for a channel's track, the
+/// track's ``WorkerLane``); a handler must return quickly. ``counters`` can be read from any thread.
 public final class RemoteTrackEncodedSink: RemoteTrackSink {
     public struct Counters: Sendable, Equatable {
         public var framesForwarded = 0

@@ -2,7 +2,8 @@ import Synchronization
 
 /// An `AsyncStream` of a sink's frames with a bounded buffer that counts what it drops.
 ///
-/// The transport loop must never wait on a slow consumer, so when ``bufferLimit`` frames are
+/// The thread feeding the sink (a worker lane, shared with other tracks) must never wait on a
+/// slow consumer, so when ``bufferLimit`` frames are
 /// waiting the oldest is dropped for the newest (live media wants the latest), and ``dropped``
 /// counts it. Iterate ``frames`` from one task.
 public final class RemoteTrackFrameStream<Frame: Sendable>: Sendable {

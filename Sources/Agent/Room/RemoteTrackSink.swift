@@ -1,10 +1,13 @@
 /// Something that consumes a remote track's frames: a decoder that hands media to user code, or
 /// a pass-through. A ``RemoteTrack`` feeds all of its sinks.
 ///
-/// **Threading.** The track calls ``receive(_:)``, ``frameLost()`` and ``resume()`` on the
-/// channel's transport loop, one call at a time, in frame order; a sink does its work there and
-/// must keep it short. Implementations are still safe to call from any thread (the ones here
-/// guard their state with a mutex), and their counters may be read from anywhere.
+/// **Threading.** The track calls ``receive(_:)``, ``frameLost()``, ``resume()`` and
+/// ``finish()`` one call at a time, in frame order. For a channel's track that is on the
+/// track's ``WorkerLane``, off the transport loop: a sink may decode there, but while it works
+/// the track's next frames wait in the lane's bounded queue (and are dropped, counted, when it
+/// is full), and other tracks may share the lane. Implementations are still safe to call from
+/// any thread (the ones here guard their state with a mutex), and their counters may be read
+/// from anywhere.
 public protocol RemoteTrackSink: AnyObject, Sendable {
     /// One received frame of the track.
     func receive(_ frame: RemoteFrame)

@@ -11,10 +11,12 @@ import Synchronization
 /// The decoder follows the frames' codec: a change (renegotiation) starts a new decoder, which
 /// waits for a keyframe again.
 ///
-/// **Threading.** Decoding happens inside ``receive(_:)`` on the caller's thread (the channel's
-/// transport loop); pictures and `onKeyframeNeeded` are called there too, after the sink's lock
-/// is released. Both must return quickly. ``counters`` and ``isWaitingForKeyframe`` can be read
-/// from any thread.
+/// **Threading.** Decoding happens inside ``receive(_:)`` on the caller's thread (for a
+/// channel's track, the track's ``WorkerLane``, off the transport loop); pictures and
+/// `onKeyframeNeeded` are called there too, after the sink's lock is released, and pictures
+/// keep their frame's RTP and wall times. Both must return quickly. The request to the sender
+/// goes through the track to the channel, which hands it to the transport loop. ``counters``
+/// and ``isWaitingForKeyframe`` can be read from any thread.
 public final class RemoteVideoSink: RemoteTrackSink {
     public typealias KeyframeReason = RemoteVideoKeyframeGate.Reason
 

@@ -55,6 +55,7 @@ struct StatisticsCollector {
                 guard let track = tracks(user.id, kind) else { continue }
                 var statistics = inbound(Key(participantID: user.id, kind: kind), codec: track.codec)
                 (statistics.framesDecoded, statistics.audioLevel) = track.decodingFigures
+                statistics.sinkFramesDropped = track.counters.framesDroppedLaneFull
                 list.append(statistics)
             }
             if !list.isEmpty { participants.append(.init(user: user, tracks: list)) }

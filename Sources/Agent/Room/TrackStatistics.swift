@@ -35,11 +35,15 @@ public struct TrackStatistics: Sendable, Equatable {
     public var framesDecoded: Int?
     /// Audio level of the decoded track (0...1, RMS re full scale); nil where no decoding sink runs.
     public var audioLevel: Double?
+    /// Frames dropped before the track's sinks because its worker lane was full (inbound only):
+    /// the sinks fell behind (``RemoteTrack/Counters/framesDroppedLaneFull``).
+    public var sinkFramesDropped: Int
 
     public init(
         direction: Direction, kind: TrackKind, codec: NegotiatedStream.Codec? = nil, bitrate: Int = 0, packets: Int = 0, lost: Int = 0,
         fractionLost: Double = 0, jitter: Duration? = nil, nacks: Int = 0, plis: Int = 0, firs: Int = 0, frames: Int = 0,
-        keyframes: Int = 0, roundTripTime: Duration? = nil, framesDecoded: Int? = nil, audioLevel: Double? = nil
+        keyframes: Int = 0, roundTripTime: Duration? = nil, framesDecoded: Int? = nil, audioLevel: Double? = nil,
+        sinkFramesDropped: Int = 0
     ) {
         self.direction = direction
         self.kind = kind
@@ -57,5 +61,6 @@ public struct TrackStatistics: Sendable, Equatable {
         self.roundTripTime = roundTripTime
         self.framesDecoded = framesDecoded
         self.audioLevel = audioLevel
+        self.sinkFramesDropped = sinkFramesDropped
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// The echo recipe's audio: decodes every subscribed remote audio track, mixes them on an
 /// ``EchoDelayLine`` `delay` after they arrive, and feeds the mix to the bot's ``AudioTrack``.
 ///
-/// Sinks write on the channel's transport loop (quick: a lock and a sum); a drain task reads
+/// Sinks write on their tracks' worker lanes (quick: a lock and a sum); a drain task reads
 /// the line every 20 ms up to ``lead`` ahead of the clock and pushes it, so the track's queue
 /// holds about `lead` and the pacer never runs dry between drains.
 final class EchoRelay: Sendable {

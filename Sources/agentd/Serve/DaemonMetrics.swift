@@ -1,6 +1,9 @@
+import Agent
+
 /// The /metrics page: jobs, what their rooms sent us, the writers, and the process itself.
 enum DaemonMetrics {
-    static func render(jobs: JobMetrics, process: ProcessStats?) -> String {
+    /// - Parameter laneDrops: work the process's worker lanes refused (``WorkerLanes/shared``).
+    static func render(jobs: JobMetrics, process: ProcessStats?, laneDrops: Int = WorkerLanes.shared.dropped) -> String {
         var page = MetricsText()
         page.add("agentd_jobs", .gauge, help: "Jobs the daemon knows, by state (ended jobs are kept for a while).",
                  JobState.allCases.map { (labels: [("state", $0.rawValue)], value: Double(jobs.byState[$0] ?? 0)) })
@@ -19,6 +22,8 @@ enum DaemonMetrics {
         page.add("agentd_events_dropped_total", .counter,
                  help: "Events discarded past an event stream's bounds (data messages past 1024 pending, any past 65536).",
                  Double(jobs.events.dropped))
+        page.add("agentd_worker_lane_drops_total", .counter,
+                 help: "Frames the bounded worker lanes (remote tracks' decoders) dropped because they were full.", Double(laneDrops))
         if let process {
             page.add("process_cpu_seconds_total", .counter, help: "User and system CPU time of the daemon.", process.cpuSeconds)
             page.add("process_resident_memory_bytes", .gauge, help: "Resident memory of the daemon.", Double(process.residentBytes))

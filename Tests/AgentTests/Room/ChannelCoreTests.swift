@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import Agent
 
@@ -105,16 +106,72 @@ import Testing
             RemoteFrame(participantID: "v", kind: .video, codec: .vp8, bytes: [0x10, 0, 0], isKeyframe: keyframe, rtpTimestamp: 0,
                         clockRate: 90_000, wallTimeNanoseconds: 0, mappedBySenderReport: false, followsLoss: followsLoss)
         }
+        // The sinks run on the track's worker lane: wait for it before each look at them.
+        let lane = try #require(subscribed.lane, "the channel runs the track's sinks on a lane")
         core.receive(.frame(video(keyframe: true, followsLoss: false)))
         core.receive(.frame(video(keyframe: false, followsLoss: false)))
+        await lane.flush()
         #expect(sink.counters.framesForwarded == 2)
         #expect(requests.withLock { $0 }.isEmpty)
         core.receive(.frame(video(keyframe: false, followsLoss: true)))
         core.receive(.frame(video(keyframe: false, followsLoss: false)))
+        await lane.flush()
         #expect(sink.counters.framesForwarded == 2, "frames after a loss wait for a keyframe")
         #expect(requests.withLock { $0 } == ["v video"], "one request for the wait, through the channel")
         core.receive(.frame(video(keyframe: true, followsLoss: false)))
+        await lane.flush()
         #expect(sink.counters.framesForwarded == 3)
+        core.finish()
+    }
+
+    /// Tracks take the core's lanes in turn and their sinks run there, not on the thread that
+    /// delivers (the transport loop); frames a full lane dropped are in the statistics report.
+    @Test func sinksRunOnTheTracksLanesAndTheirDropsReachTheReport() async throws {
+        let buffer = EventBuffer<ChannelEvent>()
+        let events = buffer.stream
+        let lanes = WorkerLanes(count: 2, capacity: 1, name: "test.core")
+        defer { lanes.shutdown() }
+        let core = ChannelCore(room: "r", statsInterval: .seconds(1), rawSink: nil, events: buffer, lanes: lanes)
+        core.transition(to: .connecting)
+        core.transition(to: .connected)
+        core.receive(.participantJoined(id: "v", display: "V", at: Date()))
+        core.receive(.trackAdded(participantID: "v", kind: .video, codec: .vp8))
+        core.receive(.trackAdded(participantID: "v", kind: .audio, codec: .opus))
+        var iterator = events.makeAsyncIterator()
+        var tracks: [RemoteTrack] = []
+        while tracks.count < 2, let event = await iterator.next() {
+            if case .trackSubscribed(_, let track) = event { tracks.append(track) }
+        }
+        let videoLane = try #require(tracks[0].lane)
+        let audioLane = try #require(tracks[1].lane)
+        #expect(videoLane === lanes.lanes[0] && audioLane === lanes.lanes[1], "one lane each, in turn")
+
+        let onLane = Mutex<[Bool]>([])
+        tracks[0].add(RemoteTrackEncodedSink(waitsForKeyframe: false, delivery: .handler { _ in
+            onLane.withLock { $0.append(videoLane.isCurrent) }
+        }))
+        let gate = LaneGate()
+        try await gate.hold(videoLane)
+        func video() -> RemoteFrame {
+            RemoteFrame(participantID: "v", kind: .video, codec: .vp8, bytes: [0x10, 0, 0], isKeyframe: true, rtpTimestamp: 0,
+                        clockRate: 90_000, wallTimeNanoseconds: 0, mappedBySenderReport: false)
+        }
+        for _ in 0..<3 { core.receive(.frame(video())) }
+        gate.open()
+        await videoLane.flush()
+        #expect(onLane.withLock { $0 } == [true], "one frame waited and ran on the lane; two found it full")
+        #expect(tracks[0].counters.framesDroppedLaneFull == 2)
+
+        core.reportStatistics()
+        var report: ChannelStatistics?
+        while report == nil, let event = await iterator.next() {
+            if case .statsReport(let statistics) = event { report = statistics }
+        }
+        let statistics = try #require(report)
+        #expect(statistics.track(of: "v", kind: .video)?.sinkFramesDropped == 2)
+        #expect(statistics.track(of: "v", kind: .audio)?.sinkFramesDropped == 0)
+        #expect(statistics.statsString.contains("sink drops 2"))
+        #expect(statistics.statsString.components(separatedBy: "sink drops").count == 2, "only the track that dropped says so")
         core.finish()
     }
 }

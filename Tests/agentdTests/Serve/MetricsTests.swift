@@ -49,6 +49,13 @@ struct MetricsTests {
         #expect(metrics.types["agentd_events_dropped_total"] == "counter")
     }
 
+    @Test("the worker lanes' drops reach /metrics")
+    func laneDrops() throws {
+        let metrics = try PrometheusText(parsing: DaemonMetrics.render(jobs: JobMetrics(), process: nil, laneDrops: 42))
+        #expect(metrics.value("agentd_worker_lane_drops_total") == 42)
+        #expect(metrics.types["agentd_worker_lane_drops_total"] == "counter")
+    }
+
     @Test("ProcessStats reads utime+stime and resident pages the way proc(5) lays them out")
     func procParsing() {
         let stat = "4242 (agentd (serve)) S 1 4242 4242 0 -1 4194560 1000 0 0 0 250 150 0 0 20 0 9 0 100 200000000 3000"
