@@ -32,15 +32,25 @@ public struct OpusHead: Sendable, Equatable {
     public init(parsing packet: [UInt8]) throws(OggOpusReaderError) {
         guard packet.count >= 19 else { throw .badHead("\(packet.count) bytes, need 19") }
         guard packet[0..<8].elementsEqual("OpusHead".utf8) else { throw .badHead("no OpusHead magic") }
-        version = packet[8]
+        let fields = try ByteReader.read(packet) { (reader: inout ByteReader) throws(OggOpusReaderError) in
+            do throws(ByteRangeError) {
+                try reader.skip(8)  // magic
+                return (version: try reader.readUInt8(), channels: try reader.readUInt8(),
+                        preSkip: try reader.readLittleEndian(UInt16.self), rate: try reader.readLittleEndian(UInt32.self),
+                        gain: try reader.readLittleEndian(Int16.self), mapping: try reader.readUInt8())
+            } catch {
+                throw .badHead("\(packet.count) bytes, need 19")
+            }
+        }
+        version = fields.version
         // §5.1: the major version is the upper four bits; only major 0 (versions 0-15) is readable.
         guard version >> 4 == 0 else { throw .badHead("unsupported version \(version)") }
-        channels = Int(packet[9])
+        channels = Int(fields.channels)
         guard channels > 0 else { throw .badHead("zero channels") }
-        preSkip = Int(UInt16(packet[10]) | UInt16(packet[11]) << 8)
-        inputSampleRate = Int(UInt32(packet[12]) | UInt32(packet[13]) << 8 | UInt32(packet[14]) << 16 | UInt32(packet[15]) << 24)
-        outputGain = Int16(bitPattern: UInt16(packet[16]) | UInt16(packet[17]) << 8)
-        mappingFamily = packet[18]
+        preSkip = Int(fields.preSkip)
+        inputSampleRate = Int(fields.rate)
+        outputGain = fields.gain
+        mappingFamily = fields.mapping
         if mappingFamily == 0 {
             guard channels <= 2 else { throw .badHead("mapping family 0 with \(channels) channels") }
         } else {

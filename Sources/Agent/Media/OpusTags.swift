@@ -10,29 +10,34 @@ public struct OpusTags: Sendable, Equatable {
     public var comments: [String]
 
     public init(parsing packet: [UInt8]) throws(OggOpusReaderError) {
-        guard packet.count >= 8, packet[0..<8].elementsEqual("OpusTags".utf8) else {
-            throw .badTags("no OpusTags magic")
+        (vendor, comments) = try ByteReader.read(packet) { (reader: inout ByteReader) throws(OggOpusReaderError) in
+            guard let magic = try? reader.readBytes(8), magic.elementsEqual("OpusTags".utf8) else {
+                throw .badTags("no OpusTags magic")
+            }
+            let vendor = try Self.string(&reader)
+            let count = try Self.length(&reader)
+            // Each comment needs at least its 4-byte length, which bounds a garbage count.
+            guard count <= reader.remaining / 4 else { throw .badTags("\(count) comments cannot fit") }
+            var comments: [String] = []
+            for _ in 0..<count { comments.append(try Self.string(&reader)) }
+            return (vendor, comments)
         }
-        var offset = 8
-        func length() throws(OggOpusReaderError) -> Int {
-            guard packet.count - offset >= 4 else { throw .badTags("length at \(offset) truncated") }
-            let value = Int(UInt32(packet[offset]) | UInt32(packet[offset + 1]) << 8
-                            | UInt32(packet[offset + 2]) << 16 | UInt32(packet[offset + 3]) << 24)
-            offset += 4
-            return value
+    }
+
+    private static func length(_ reader: inout ByteReader) throws(OggOpusReaderError) -> Int {
+        do throws(ByteRangeError) {
+            return Int(try reader.readLittleEndian(UInt32.self))
+        } catch {
+            throw .badTags("length at \(error.offset) truncated")
         }
-        func string() throws(OggOpusReaderError) -> String {
-            let count = try length()
-            guard packet.count - offset >= count else { throw .badTags("string at \(offset) runs past the end") }
-            defer { offset += count }
-            return String(decoding: packet[offset..<offset + count], as: UTF8.self)
+    }
+
+    private static func string(_ reader: inout ByteReader) throws(OggOpusReaderError) -> String {
+        let count = try length(&reader)
+        do throws(ByteRangeError) {
+            return String(decoding: try reader.readBytes(count), as: UTF8.self)
+        } catch {
+            throw .badTags("string at \(error.offset) runs past the end")
         }
-        vendor = try string()
-        let count = try length()
-        // Each comment needs at least its 4-byte length, which bounds a garbage count.
-        guard count <= (packet.count - offset) / 4 else { throw .badTags("\(count) comments cannot fit") }
-        var comments: [String] = []
-        for _ in 0..<count { comments.append(try string()) }
-        self.comments = comments
     }
 }

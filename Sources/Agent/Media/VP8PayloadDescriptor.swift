@@ -50,45 +50,43 @@ public struct VP8PayloadDescriptor: Equatable, Sendable {
     public var startsFrame: Bool { startOfPartition && partitionIndex == 0 }
 
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(VP8Error) -> VP8PayloadDescriptor {
-        guard bytes.count >= 1 else { throw .truncatedDescriptor }
-        let first = bytes[0]
+        var reader = ByteReader(bytes)
+        do throws(ByteRangeError) {
+            return try parse(&reader)
+        } catch {
+            throw .truncatedDescriptor
+        }
+    }
+
+    private static func parse(_ reader: inout ByteReader) throws(ByteRangeError) -> VP8PayloadDescriptor {
+        let first = try reader.readUInt8()
         var descriptor = VP8PayloadDescriptor(
             nonReference: first & 0x20 != 0, startOfPartition: first & 0x10 != 0, partitionIndex: first & 0x07)
-        var offset = 1
         if first & 0x80 != 0 {
-            guard bytes.count > offset else { throw .truncatedDescriptor }
-            let extended = bytes[offset]
-            offset += 1
+            let extended = try reader.readUInt8()
             if extended & 0x80 != 0 {  // I
-                guard bytes.count > offset else { throw .truncatedDescriptor }
-                if bytes[offset] & 0x80 != 0 {
-                    guard bytes.count > offset + 1 else { throw .truncatedDescriptor }
-                    descriptor.pictureID = UInt16(bytes[offset] & 0x7F) << 8 | UInt16(bytes[offset + 1])
+                let high = try reader.readUInt8()
+                if high & 0x80 != 0 {
+                    descriptor.pictureID = UInt16(high & 0x7F) << 8 | UInt16(try reader.readUInt8())
                     descriptor.longPictureID = true
-                    offset += 2
                 } else {
-                    descriptor.pictureID = UInt16(bytes[offset])
+                    descriptor.pictureID = UInt16(high)
                     descriptor.longPictureID = false
-                    offset += 1
                 }
             }
             if extended & 0x40 != 0 {  // L
-                guard bytes.count > offset else { throw .truncatedDescriptor }
-                descriptor.tl0PictureIndex = bytes[offset]
-                offset += 1
+                descriptor.tl0PictureIndex = try reader.readUInt8()
             }
             if extended & 0x30 != 0 {  // T or K share one byte
-                guard bytes.count > offset else { throw .truncatedDescriptor }
-                let byte = bytes[offset]
+                let byte = try reader.readUInt8()
                 if extended & 0x20 != 0 {
                     descriptor.temporalLayer = byte >> 6
                     descriptor.layerSync = byte & 0x20 != 0
                 }
                 if extended & 0x10 != 0 { descriptor.keyIndex = byte & 0x1F }
-                offset += 1
             }
         }
-        descriptor.length = offset
+        descriptor.length = reader.offset
         return descriptor
     }
 

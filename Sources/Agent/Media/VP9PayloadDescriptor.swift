@@ -49,49 +49,61 @@ public struct VP9PayloadDescriptor: Equatable, Sendable {
 
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(VP9Error) -> VP9PayloadDescriptor {
         var reader = ByteReader(bytes)
-        let first = try reader.byte()
+        let descriptor: VP9PayloadDescriptor?
+        do throws(ByteRangeError) {
+            descriptor = try parse(&reader)
+        } catch {
+            throw .truncatedDescriptor
+        }
+        guard let descriptor else { throw .tooManyReferences }
+        return descriptor
+    }
+
+    /// The descriptor's fields in order; nil when flexible mode lists more than 3 references.
+    private static func parse(_ reader: inout ByteReader) throws(ByteRangeError) -> VP9PayloadDescriptor? {
+        let first = try reader.readUInt8()
         var descriptor = VP9PayloadDescriptor(
             interPicturePredicted: first & 0x40 != 0, flexibleMode: first & 0x10 != 0,
             beginningOfFrame: first & 0x08 != 0, endOfFrame: first & 0x04 != 0, length: 0)
         if first & 0x80 != 0 {  // I
-            let high = try reader.byte()
+            let high = try reader.readUInt8()
             if high & 0x80 != 0 {
-                descriptor.pictureID = UInt16(high & 0x7F) << 8 | UInt16(try reader.byte())
+                descriptor.pictureID = UInt16(high & 0x7F) << 8 | UInt16(try reader.readUInt8())
             } else {
                 descriptor.pictureID = UInt16(high)
             }
         }
         if first & 0x20 != 0 {  // L
-            let layers = try reader.byte()
+            let layers = try reader.readUInt8()
             descriptor.temporalLayer = layers >> 5
             descriptor.spatialLayer = (layers >> 1) & 0x07
-            if !descriptor.flexibleMode { _ = try reader.byte() }  // TL0PICIDX
+            if !descriptor.flexibleMode { try reader.skip(1) }  // TL0PICIDX
         }
         if descriptor.flexibleMode && descriptor.interPicturePredicted {
             var count = 0
             while true {
-                let reference = try reader.byte()
+                let reference = try reader.readUInt8()
                 count += 1
                 if reference & 0x01 == 0 { break }
-                guard count < 3 else { throw .tooManyReferences }
+                guard count < 3 else { return nil }
             }
         }
         if first & 0x02 != 0 {  // V: scalability structure
-            let header = try reader.byte()
+            let header = try reader.readUInt8()
             let spatialLayers = Int(header >> 5) + 1
             if header & 0x10 != 0 {  // Y
                 for _ in 0..<spatialLayers {
-                    let width = Int(try reader.uint16())
-                    let height = Int(try reader.uint16())
+                    let width = Int(try reader.readBigEndian(UInt16.self))
+                    let height = Int(try reader.readBigEndian(UInt16.self))
                     descriptor.layerSizes.append((width, height))
                 }
             }
             if header & 0x08 != 0 {  // G
-                let groups = Int(try reader.byte())
+                let groups = Int(try reader.readUInt8())
                 for _ in 0..<groups {
-                    let group = try reader.byte()
+                    let group = try reader.readUInt8()
                     let references = Int((group >> 2) & 0x03)
-                    for _ in 0..<references { _ = try reader.byte() }
+                    try reader.skip(references)  // P_DIFFs
                 }
             }
         }
@@ -105,22 +117,4 @@ public enum VP9Error: Error, Equatable, Sendable {
     case truncatedDescriptor
     case tooManyReferences
     case emptyPayload
-}
-
-/// Reads bytes in order from a buffer, throwing instead of reading past its end.
-struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
-    private(set) var offset = 0
-
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    mutating func byte() throws(VP9Error) -> UInt8 {
-        guard offset < bytes.count else { throw .truncatedDescriptor }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func uint16() throws(VP9Error) -> UInt16 {
-        UInt16(try byte()) << 8 | UInt16(try byte())
-    }
 }

@@ -85,47 +85,43 @@ public struct DataChannelOpen: Sendable, Equatable {
     /// Parses a DATA_CHANNEL_OPEN. Trailing bytes after the protocol are an error: the lengths
     /// must account for the whole message.
     public init(parsing bytes: some Collection<UInt8>) throws(DCEPError) {
-        let bytes = Array(bytes)
-        guard let type = bytes.first else { throw .truncated(needed: 1, got: 0) }
-        guard type == Self.messageType else { throw .unexpectedMessageType(type) }
-        guard bytes.count >= Self.headerSize else { throw .truncated(needed: Self.headerSize, got: bytes.count) }
-        guard let channelType = ChannelType(rawValue: bytes[1]) else { throw .unknownChannelType(bytes[1]) }
-        let priority = bytes.bigEndianUInt16(at: 2)
-        let reliability = bytes.bigEndianUInt32(at: 4)
-        let labelLength = Int(bytes.bigEndianUInt16(at: 8))
-        let protocolLength = Int(bytes.bigEndianUInt16(at: 10))
-        let needed = Self.headerSize + labelLength + protocolLength
-        guard bytes.count >= needed else { throw .truncated(needed: needed, got: bytes.count) }
-        guard bytes.count == needed else { throw .trailingBytes(count: bytes.count - needed) }
-        let labelBytes = bytes[Self.headerSize..<Self.headerSize + labelLength]
-        let protocolBytes = bytes[(Self.headerSize + labelLength)...]
-        guard let label = String(validating: labelBytes, as: UTF8.self) else { throw .invalidUTF8(field: "label") }
-        guard let proto = String(validating: protocolBytes, as: UTF8.self) else {
-            throw .invalidUTF8(field: "protocol")
+        self = try ByteReader.read(bytes) { (reader: inout ByteReader) throws(DCEPError) in try Self(reading: &reader) }
+    }
+
+    private init(reading reader: inout ByteReader) throws(DCEPError) {
+        let count = reader.bytes.count
+        let type: UInt8
+        do throws(ByteRangeError) {
+            type = try reader.readUInt8()
+        } catch {
+            throw .truncated(needed: 1, got: 0)
         }
+        guard type == Self.messageType else { throw .unexpectedMessageType(type) }
+        let rawChannelType: UInt8, priority: UInt16, reliability: UInt32, labelLength: UInt16, protocolLength: UInt16
+        do throws(ByteRangeError) {
+            rawChannelType = try reader.readUInt8()
+            priority = try reader.readBigEndian()
+            reliability = try reader.readBigEndian()
+            labelLength = try reader.readBigEndian()
+            protocolLength = try reader.readBigEndian()
+        } catch {
+            throw .truncated(needed: Self.headerSize, got: count)
+        }
+        guard let channelType = ChannelType(rawValue: rawChannelType) else { throw .unknownChannelType(rawChannelType) }
+        let needed = Self.headerSize + Int(labelLength) + Int(protocolLength)
+        guard count >= needed else { throw .truncated(needed: needed, got: count) }
+        guard count == needed else { throw .trailingBytes(count: count - needed) }
+        let label: String?, proto: String?
+        do throws(ByteRangeError) {
+            label = String(validating: try reader.readBytes(Int(labelLength)), as: UTF8.self)
+            proto = String(validating: try reader.readBytes(Int(protocolLength)), as: UTF8.self)
+        } catch {
+            throw .truncated(needed: needed, got: count)
+        }
+        guard let label else { throw .invalidUTF8(field: "label") }
+        guard let proto else { throw .invalidUTF8(field: "protocol") }
         self.init(
             channelType: channelType, priority: priority, reliabilityParameter: reliability, label: label,
             protocol: proto)
-    }
-}
-
-extension [UInt8] {
-    fileprivate mutating func appendBigEndian(_ value: UInt16) {
-        append(UInt8(value >> 8))
-        append(UInt8(value & 0xFF))
-    }
-
-    fileprivate mutating func appendBigEndian(_ value: UInt32) {
-        appendBigEndian(UInt16(value >> 16))
-        appendBigEndian(UInt16(value & 0xFFFF))
-    }
-
-    /// Callers check the length first.
-    fileprivate func bigEndianUInt16(at offset: Int) -> UInt16 {
-        UInt16(self[offset]) << 8 | UInt16(self[offset + 1])
-    }
-
-    fileprivate func bigEndianUInt32(at offset: Int) -> UInt32 {
-        UInt32(bigEndianUInt16(at: offset)) << 16 | UInt32(bigEndianUInt16(at: offset + 2))
     }
 }

@@ -30,40 +30,36 @@ extension RTPHeader {
     ) throws(RTPError) -> Int {
         let needed = length(extensions: extensions)
         guard buffer.count >= needed else { throw .bufferTooSmall(needed: needed, capacity: buffer.count) }
-        buffer[0] = 0x80 | (extensions.isEmpty ? 0 : 0x10)
-        buffer[1] = (marker ? 0x80 : 0) | (payloadType & 0x7F)
-        buffer.storeBigEndian(sequenceNumber, at: 2)
-        buffer.storeBigEndian(timestamp, at: 4)
-        buffer.storeBigEndian(ssrc, at: 8)
-        guard !extensions.isEmpty else { return fixedLength }
-        buffer.storeBigEndian(oneByteProfile, at: 12)
-        buffer.storeBigEndian(UInt16((needed - fixedLength - 4) / 4), at: 14)
-        var offset = 16
+        var writer = ByteWriter(buffer)
+        do throws(ByteRangeError) {
+            // The first word whole (V, P, X, CC, M, PT, sequence number): one store, not three.
+            let first: UInt32 = 0x80 | (extensions.isEmpty ? 0 : 0x10)
+            let second = UInt32((marker ? 0x80 : 0) | (payloadType & 0x7F))
+            try writer.writeBigEndian(first << 24 | second << 16 | UInt32(sequenceNumber))
+            try writer.writeBigEndian(timestamp)
+            try writer.writeBigEndian(ssrc)
+            guard !extensions.isEmpty else { return fixedLength }
+            try writer.writeBigEndian(oneByteProfile)
+            try writer.writeBigEndian(UInt16((needed - fixedLength - 4) / 4))
+        } catch {
+            throw .bufferTooSmall(needed: needed, capacity: buffer.count)
+        }
         for (index, element) in extensions.enumerated() {
             guard (1...14).contains(element.id), (1...16).contains(element.data.count) else {
                 throw .badExtensionElement(offset: index)
             }
-            buffer[offset] = element.id << 4 | UInt8(element.data.count - 1)
-            offset += 1
-            for byte in element.data {
-                buffer[offset] = byte
-                offset += 1
+            do throws(ByteRangeError) {
+                try writer.writeUInt8(element.id << 4 | UInt8(element.data.count - 1))
+                try writer.writeBytes(element.data)
+            } catch {
+                throw .bufferTooSmall(needed: needed, capacity: buffer.count)
             }
         }
-        while offset < needed {
-            buffer[offset] = 0
-            offset += 1
+        do throws(ByteRangeError) {
+            try writer.writeZeros(needed - writer.offset)
+        } catch {
+            throw .bufferTooSmall(needed: needed, capacity: buffer.count)
         }
         return needed
-    }
-}
-
-extension UnsafeMutableRawBufferPointer {
-    @inline(__always)
-    func storeBigEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
-        let size = MemoryLayout<T>.size
-        for index in 0..<size {
-            self[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * (size - 1 - index)))
-        }
     }
 }

@@ -41,44 +41,62 @@ public struct RTPHeader: Equatable, Sendable {
     /// Parses the header of `bytes`. Never traps: malformed input gives an ``RTPError``.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(RTPError) -> RTPHeader {
         let count = bytes.count
-        guard count >= fixedLength else { throw .truncated(needed: fixedLength, got: count) }
-        let first = bytes[0]
+        var reader = ByteReader(bytes)
+        let word: UInt32, timestamp: UInt32, ssrc: UInt32
+        do throws(ByteRangeError) {
+            // The first word whole (V, P, X, CC, M, PT, sequence number): one load, not three.
+            word = try reader.readBigEndian()
+            timestamp = try reader.readBigEndian()
+            ssrc = try reader.readBigEndian()
+        } catch {
+            throw .truncated(needed: fixedLength, got: count)
+        }
+        let first = UInt8(truncatingIfNeeded: word >> 24)
+        let second = UInt8(truncatingIfNeeded: word >> 16)
+        let sequenceNumber = UInt16(truncatingIfNeeded: word)
         let version = first >> 6
         guard version == 2 else { throw .badVersion(version) }
         let hasPadding = first & 0x20 != 0
         let hasExtension = first & 0x10 != 0
         let csrcCount = Int(first & 0x0F)
-        var offset = fixedLength + 4 * csrcCount
-        guard count >= offset else { throw .truncated(needed: offset, got: count) }
+        do throws(ByteRangeError) {
+            try reader.skip(4 * csrcCount)
+        } catch {
+            throw .truncated(needed: error.needed, got: count)
+        }
 
         var extensionProfile: UInt16?
         var extensionRange: Range<Int>?
         if hasExtension {
-            guard count >= offset + 4 else { throw .extensionPastEnd(needed: offset + 4, got: count) }
-            let profile = bytes.loadBigEndian(UInt16.self, at: offset)
-            let words = Int(bytes.loadBigEndian(UInt16.self, at: offset + 2))
-            let end = offset + 4 + 4 * words
-            guard count >= end else { throw .extensionPastEnd(needed: end, got: count) }
-            extensionProfile = profile
-            extensionRange = (offset + 4)..<end
-            offset = end
+            do throws(ByteRangeError) {
+                // Profile and length as one word, so a cut anywhere in it needs the whole word.
+                let word = try reader.readBigEndian(UInt32.self)
+                let start = reader.offset
+                try reader.skip(4 * Int(word & 0xFFFF))
+                extensionProfile = UInt16(truncatingIfNeeded: word >> 16)
+                extensionRange = start..<reader.offset
+            } catch {
+                throw .extensionPastEnd(needed: error.needed, got: count)
+            }
         }
 
+        let offset = reader.offset
         var paddingLength = 0
         if hasPadding {
-            guard count > offset else { throw .paddingPastEnd(padding: 1, available: 0) }
-            paddingLength = Int(bytes[count - 1])
+            // The last byte counts the padding, itself included (RFC 3550 §5.1).
+            guard let last = bytes.last, count > offset else { throw .paddingPastEnd(padding: 1, available: 0) }
+            paddingLength = Int(last)
             guard paddingLength >= 1, paddingLength <= count - offset else {
                 throw .paddingPastEnd(padding: paddingLength, available: count - offset)
             }
         }
 
         return RTPHeader(
-            marker: bytes[1] & 0x80 != 0,
-            payloadType: bytes[1] & 0x7F,
-            sequenceNumber: bytes.loadBigEndian(UInt16.self, at: 2),
-            timestamp: bytes.loadBigEndian(UInt32.self, at: 4),
-            ssrc: bytes.loadBigEndian(UInt32.self, at: 8),
+            marker: second & 0x80 != 0,
+            payloadType: second & 0x7F,
+            sequenceNumber: sequenceNumber,
+            timestamp: timestamp,
+            ssrc: ssrc,
             csrcCount: csrcCount,
             extensionProfile: extensionProfile,
             extensionRange: extensionRange,
@@ -89,17 +107,5 @@ public struct RTPHeader: Equatable, Sendable {
     public static func parse(_ bytes: [UInt8]) throws(RTPError) -> RTPHeader {
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(RTPError) in try parse(buffer) } }
         return try result.get()
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// Reads a big-endian integer at a byte offset the caller has bounds-checked.
-    @inline(__always)
-    func loadBigEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
-        var value: T = 0
-        for index in 0..<MemoryLayout<T>.size {
-            value = value << 8 | T(self[offset + index])
-        }
-        return value
     }
 }

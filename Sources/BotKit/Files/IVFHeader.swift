@@ -59,22 +59,28 @@ public struct IVFHeader: Sendable, Equatable {
     /// Parses the first 32 bytes of `bytes`.
     public init(parsing bytes: [UInt8]) throws(IVFError) {
         guard bytes.count >= Self.size else { throw .truncatedHeader(got: bytes.count) }
-        guard bytes[0..<4].elementsEqual("DKIF".utf8) else { throw .badSignature(Array(bytes[0..<4])) }
-        let version = UInt16(littleEndian: bytes, at: 4)
-        guard version == 0 else { throw .unsupportedVersion(version) }
-        let headerLength = Int(UInt16(littleEndian: bytes, at: 6))
-        guard headerLength >= Self.size else { throw .badHeaderLength(headerLength) }
-        let fourcc = Array(bytes[8..<12])
-        guard let codec = VPXCodec.allCases.first(where: { Self.fourCC($0) == fourcc }) else {
-            throw .unsupportedFourCC(String(decoding: fourcc, as: UTF8.self))
+        let fields = try ByteReader.read(bytes) { (reader: inout ByteReader) throws(IVFError) in
+            do throws(ByteRangeError) {
+                return (signature: Array(try reader.readBytes(4)), version: try reader.readLittleEndian(UInt16.self),
+                        headerLength: try reader.readLittleEndian(UInt16.self), fourcc: Array(try reader.readBytes(4)),
+                        width: try reader.readLittleEndian(UInt16.self), height: try reader.readLittleEndian(UInt16.self),
+                        denominator: try reader.readLittleEndian(UInt32.self), numerator: try reader.readLittleEndian(UInt32.self),
+                        frameCount: try reader.readLittleEndian(UInt32.self))
+            } catch {
+                throw .truncatedHeader(got: bytes.count)
+            }
         }
-        let denominator = UInt32(littleEndian: bytes, at: 16)
-        let numerator = UInt32(littleEndian: bytes, at: 20)
+        guard fields.signature.elementsEqual("DKIF".utf8) else { throw .badSignature(fields.signature) }
+        guard fields.version == 0 else { throw .unsupportedVersion(fields.version) }
+        let headerLength = Int(fields.headerLength)
+        guard headerLength >= Self.size else { throw .badHeaderLength(headerLength) }
+        guard let codec = VPXCodec.allCases.first(where: { Self.fourCC($0) == fields.fourcc }) else {
+            throw .unsupportedFourCC(String(decoding: fields.fourcc, as: UTF8.self))
+        }
+        let (numerator, denominator) = (fields.numerator, fields.denominator)
         guard numerator > 0, denominator > 0 else { throw .badTimebase(numerator: numerator, denominator: denominator) }
-        self.init(codec: codec, width: Int(UInt16(littleEndian: bytes, at: 12)),
-                  height: Int(UInt16(littleEndian: bytes, at: 14)), timebaseNumerator: numerator,
-                  timebaseDenominator: denominator, frameCount: UInt32(littleEndian: bytes, at: 24),
-                  headerLength: headerLength)
+        self.init(codec: codec, width: Int(fields.width), height: Int(fields.height), timebaseNumerator: numerator,
+                  timebaseDenominator: denominator, frameCount: fields.frameCount, headerLength: headerLength)
     }
 
     /// The 32 header bytes. Width and height must fit 16 bits (checked by ``IVFWriter``).

@@ -71,8 +71,13 @@ public final class IVFReader {
         let frameHeader = try Self.read(handle, count: 12, path: path)
         if frameHeader.isEmpty { return nil }
         guard frameHeader.count == 12 else { throw .truncatedFrameHeader(offset: frameOffset, got: frameHeader.count) }
-        let size = Int(UInt32(littleEndian: frameHeader, at: 0))
-        let pts = Int64(bitPattern: UInt64(littleEndian: frameHeader, at: 4))
+        let (size, pts) = try ByteReader.read(frameHeader) { (reader: inout ByteReader) throws(IVFError) in
+            do throws(ByteRangeError) {
+                return (Int(try reader.readLittleEndian(UInt32.self)), try reader.readLittleEndian(Int64.self))
+            } catch {
+                throw .truncatedFrameHeader(offset: frameOffset, got: frameHeader.count)
+            }
+        }
         guard size <= Self.maxFrameSize else { throw .frameTooLarge(offset: frameOffset, size: size) }
         guard let nanoseconds = header.nanoseconds(pts: pts) else {
             throw .timestampOutOfRange(offset: frameOffset, pts: pts)

@@ -44,14 +44,19 @@ public final class OggOpusWriter {
 
     private func writeHeaders() throws {
         // OpusHead (RFC 7845 §5.1): magic, version 1, channels, pre-skip LE16, rate LE32, gain, mapping 0.
-        var head = Array("OpusHead".utf8) + [1, UInt8(channels), UInt8(preSkip & 0xFF), UInt8(preSkip >> 8)]
-        head += [0x80, 0xBB, 0x00, 0x00, 0x00, 0x00, 0x00]
+        var head = Array("OpusHead".utf8) + [1, UInt8(channels)]
+        head.appendLittleEndian(preSkip)
+        head.appendLittleEndian(UInt32(48_000))  // input sample rate
+        head.appendLittleEndian(Int16(0))  // output gain
+        head.append(0)  // mapping family
         try submit(head, granule: 0, beginning: true, end: false)
         try flushPages(force: true)
         // OpusTags (§5.2): magic, vendor string (LE32 length), zero user comments.
         let vendor = Array("agentd".utf8)
         var tags = Array("OpusTags".utf8)
-        tags += littleEndian(UInt32(vendor.count)) + vendor + littleEndian(UInt32(0))
+        tags.appendLittleEndian(UInt32(vendor.count))
+        tags += vendor
+        tags.appendLittleEndian(UInt32(0))  // user comments
         try submit(tags, granule: 0, beginning: false, end: false)
         try flushPages(force: true)
     }
@@ -123,9 +128,5 @@ public final class OggOpusWriter {
             try? sink.close()
             throw error
         }
-    }
-
-    private func littleEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
     }
 }

@@ -1,3 +1,5 @@
+import Agent
+
 /// EBML encoding (RFC 8794): element ids, variable-size integers and typed element bodies, as
 /// Matroska/WebM use them.
 ///
@@ -48,7 +50,14 @@ enum EBML {
     }
 
     static func float(_ elementID: UInt32, _ value: Double) -> [UInt8] {
-        element(elementID, bigEndian(value.bitPattern))
+        element(elementID, floatBody(value))
+    }
+
+    /// A float element's body: the 8-byte IEEE 754 value, big-endian.
+    static func floatBody(_ value: Double) -> [UInt8] {
+        var body: [UInt8] = []
+        body.appendBigEndian(value.bitPattern)
+        return body
     }
 
     static func string(_ elementID: UInt32, _ value: String) -> [UInt8] {
@@ -63,10 +72,6 @@ enum EBML {
     static func void(total: Int) -> [UInt8] {
         let sizeLength = total - 1 > 127 ? 8 : 1
         return [0xEC] + size(UInt64(total - 1 - sizeLength), length: sizeLength) + [UInt8](repeating: 0, count: total - 1 - sizeLength)
-    }
-
-    static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
-        (0..<MemoryLayout<T>.size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     }
 }
 

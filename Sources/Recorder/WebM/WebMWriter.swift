@@ -1,3 +1,4 @@
+import Agent
 import Foundation
 
 /// Writes a WebM (Matroska subset) file, crash-safe.
@@ -132,7 +133,7 @@ public final class WebMWriter {
         cluster += EBML.id(MatroskaID.simpleBlock)
         cluster += EBML.size(UInt64(bodySize))
         cluster += trackNumber
-        cluster += EBML.bigEndian(relative)
+        cluster.appendBigEndian(relative)
         cluster.append(keyframe || !isVideo ? 0x80 : 0x00)
         cluster += frame
         firstTimestamp = min(firstTimestamp ?? timestampMs, timestampMs)
@@ -156,7 +157,7 @@ public final class WebMWriter {
         clusterTimestamp = nil
         // Keep Info's duration current, so a killed process leaves a file whose header says
         // how long it is (players and ffprobe read it from there).
-        try sink.overwrite(EBML.bigEndian(Double(durationMs).bitPattern), at: durationOffset)
+        try sink.overwrite(EBML.floatBody(Double(durationMs)), at: durationOffset)
         try sink.flush()
     }
 
@@ -194,7 +195,7 @@ public final class WebMWriter {
             if seekHead.count + 2 <= Self.seekHeadReserve {
                 try sink.overwrite(seekHead + EBML.void(total: Self.seekHeadReserve - seekHead.count), at: seekHeadOffset)
             }
-            try sink.overwrite(EBML.bigEndian(Double(durationMs).bitPattern), at: durationOffset)
+            try sink.overwrite(EBML.floatBody(Double(durationMs)), at: durationOffset)
             let segmentSize = UInt64(sink.position - segmentDataStart)
             try sink.overwrite(EBML.size(segmentSize, length: 8), at: segmentSizeOffset)
             try sink.close()

@@ -29,15 +29,18 @@ public struct FullIntraRequest: Equatable, Sendable {
         self.entries = entries
     }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, header: RTCPHeader, at offset: Int) throws(RTCPError) -> FullIntraRequest {
+    static func parse(_ packet: UnsafeRawBufferPointer, header: RTCPHeader) throws(RTCPError) -> FullIntraRequest {
         guard header.byteLength >= 20 else { throw .truncated(needed: 20, got: header.byteLength) }
-        var entries: [Entry] = []
-        var item = offset + 12
-        while item + 8 <= offset + header.byteLength {
-            entries.append(Entry(ssrc: bytes.loadBigEndian(UInt32.self, at: item), sequenceNumber: bytes[item + 4]))
-            item += 8
+        return try RTCPHeader.readBody(of: packet) { reader throws(ByteRangeError) in
+            let senderSSRC: UInt32 = try reader.readBigEndian()
+            try reader.skip(4)  // media source, unused
+            var entries: [Entry] = []
+            while reader.remaining >= 8 {
+                entries.append(Entry(ssrc: try reader.readBigEndian(), sequenceNumber: try reader.readUInt8()))
+                try reader.skip(3)  // reserved
+            }
+            return FullIntraRequest(senderSSRC: senderSSRC, entries: entries)
         }
-        return FullIntraRequest(senderSSRC: bytes.loadBigEndian(UInt32.self, at: offset + 4), entries: entries)
     }
 
     public func write(into output: inout [UInt8]) {

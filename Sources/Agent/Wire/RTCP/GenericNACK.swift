@@ -23,23 +23,22 @@ public struct GenericNACK: Equatable, Sendable {
         self.lostSequenceNumbers = lostSequenceNumbers
     }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, header: RTCPHeader, at offset: Int) throws(RTCPError) -> GenericNACK {
+    static func parse(_ packet: UnsafeRawBufferPointer, header: RTCPHeader) throws(RTCPError) -> GenericNACK {
         guard header.byteLength >= 16 else { throw .truncated(needed: 16, got: header.byteLength) }
-        var lost: [UInt16] = []
-        var item = offset + 12
-        while item + 4 <= offset + header.byteLength {
-            let pid = bytes.loadBigEndian(UInt16.self, at: item)
-            let mask = bytes.loadBigEndian(UInt16.self, at: item + 2)
-            lost.append(pid)
-            for bit in 0..<16 where mask & (1 << bit) != 0 {
-                lost.append(pid &+ UInt16(bit + 1))
+        return try RTCPHeader.readBody(of: packet) { reader throws(ByteRangeError) in
+            let senderSSRC: UInt32 = try reader.readBigEndian()
+            let mediaSSRC: UInt32 = try reader.readBigEndian()
+            var lost: [UInt16] = []
+            while reader.remaining >= 4 {
+                let pid: UInt16 = try reader.readBigEndian()
+                let mask: UInt16 = try reader.readBigEndian()
+                lost.append(pid)
+                for bit in 0..<16 where mask & (1 << bit) != 0 {
+                    lost.append(pid &+ UInt16(bit + 1))
+                }
             }
-            item += 4
+            return GenericNACK(senderSSRC: senderSSRC, mediaSSRC: mediaSSRC, lostSequenceNumbers: lost)
         }
-        return GenericNACK(
-            senderSSRC: bytes.loadBigEndian(UInt32.self, at: offset + 4),
-            mediaSSRC: bytes.loadBigEndian(UInt32.self, at: offset + 8),
-            lostSequenceNumbers: lost)
     }
 
     /// Packs the lost sequence numbers into PID/BLP items: each item covers PID…PID+16.

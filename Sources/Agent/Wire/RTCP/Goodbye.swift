@@ -9,10 +9,15 @@ public struct Goodbye: Equatable, Sendable {
 
     public init(sources: [UInt32]) { self.sources = sources }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, header: RTCPHeader, at offset: Int) throws(RTCPError) -> Goodbye {
+    static func parse(_ packet: UnsafeRawBufferPointer, header: RTCPHeader) throws(RTCPError) -> Goodbye {
         let needed = 4 + 4 * Int(header.count)
         guard header.byteLength >= needed else { throw .truncated(needed: needed, got: header.byteLength) }
-        return Goodbye(sources: (0..<Int(header.count)).map { bytes.loadBigEndian(UInt32.self, at: offset + 4 + 4 * $0) })
+        return try RTCPHeader.readBody(of: packet) { reader throws(ByteRangeError) in
+            var sources: [UInt32] = []
+            sources.reserveCapacity(Int(header.count))
+            for _ in 0..<Int(header.count) { sources.append(try reader.readBigEndian()) }
+            return Goodbye(sources: sources)
+        }
     }
 
     public func write(into output: inout [UInt8]) {

@@ -16,11 +16,11 @@ public struct PictureLossIndication: Equatable, Sendable {
         self.mediaSSRC = mediaSSRC
     }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, header: RTCPHeader, at offset: Int) throws(RTCPError) -> PictureLossIndication {
+    static func parse(_ packet: UnsafeRawBufferPointer, header: RTCPHeader) throws(RTCPError) -> PictureLossIndication {
         guard header.byteLength >= 12 else { throw .truncated(needed: 12, got: header.byteLength) }
-        return PictureLossIndication(
-            senderSSRC: bytes.loadBigEndian(UInt32.self, at: offset + 4),
-            mediaSSRC: bytes.loadBigEndian(UInt32.self, at: offset + 8))
+        return try RTCPHeader.readBody(of: packet) { reader throws(ByteRangeError) in
+            PictureLossIndication(senderSSRC: try reader.readBigEndian(), mediaSSRC: try reader.readBigEndian())
+        }
     }
 
     public func write(into output: inout [UInt8]) {

@@ -33,13 +33,20 @@ public struct RTCPHeader: Equatable, Sendable {
 
     public static func parse(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(RTCPError) -> RTCPHeader {
         let available = bytes.count - offset
-        guard available >= length else { throw .truncated(needed: length, got: available) }
-        let first = bytes[offset]
+        guard offset >= 0, available >= length else { throw .truncated(needed: length, got: available) }
+        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        let word: UInt32
+        do throws(ByteRangeError) {
+            word = try reader.readBigEndian()
+        } catch {
+            throw RTCPError(error)
+        }
+        let first = UInt8(truncatingIfNeeded: word >> 24)
+        let packetType = UInt8(truncatingIfNeeded: word >> 16)
         guard first >> 6 == 2 else { throw .badVersion(first >> 6) }
-        let words = Int(bytes.loadBigEndian(UInt16.self, at: offset + 2))
-        let byteLength = (words + 1) * 4
+        let byteLength = (Int(word & 0xFFFF) + 1) * 4
         guard byteLength <= available else { throw .lengthPastEnd(declared: byteLength, available: available) }
-        return RTCPHeader(count: first & 0x1F, packetType: bytes[offset + 1], byteLength: byteLength, padding: first & 0x20 != 0)
+        return RTCPHeader(count: first & 0x1F, packetType: packetType, byteLength: byteLength, padding: first & 0x20 != 0)
     }
 
     /// Appends the header for a packet of `byteLength` bytes (a multiple of 4).
@@ -50,12 +57,18 @@ public struct RTCPHeader: Equatable, Sendable {
     }
 }
 
-extension Array where Element == UInt8 {
-    @inline(__always)
-    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
-        let size = MemoryLayout<T>.size
-        for index in 0..<size {
-            append(UInt8(truncatingIfNeeded: value >> (8 * (size - 1 - index))))
+extension RTCPHeader {
+    /// Runs `read` with a reader placed after the header of `packet`, which holds one packet
+    /// alone; a read past its end becomes the packet's ``RTCPError/truncated(needed:got:)``.
+    static func readBody<Value>(
+        of packet: UnsafeRawBufferPointer, _ read: (inout ByteReader) throws(ByteRangeError) -> Value
+    ) throws(RTCPError) -> Value {
+        var reader = ByteReader(packet)
+        do throws(ByteRangeError) {
+            try reader.skip(length)
+            return try read(&reader)
+        } catch {
+            throw RTCPError(error)
         }
     }
 }

@@ -25,7 +25,7 @@ public enum RTCPPacket: Equatable, Sendable {
                 let padding = Int(bytes[offset + header.byteLength - 1])
                 guard padding >= 1, padding <= header.byteLength - RTCPHeader.length else { throw .badPadding(padding) }
             }
-            packets.append(try parse(bytes, header: header, at: offset))
+            packets.append(try parse(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + header.byteLength)]), header: header))
             offset += header.byteLength
         }
         return packets
@@ -36,22 +36,23 @@ public enum RTCPPacket: Equatable, Sendable {
         return try result.get()
     }
 
-    private static func parse(_ bytes: UnsafeRawBufferPointer, header: RTCPHeader, at offset: Int) throws(RTCPError) -> RTCPPacket {
+    /// Decodes one packet; `packet` holds that packet alone, header included.
+    private static func parse(_ packet: UnsafeRawBufferPointer, header: RTCPHeader) throws(RTCPError) -> RTCPPacket {
         switch (header.packetType, header.count) {
         case (RTCPHeader.senderReport, _):
-            return .senderReport(try SenderReport.parse(bytes, header: header, at: offset))
+            return .senderReport(try SenderReport.parse(packet, header: header))
         case (RTCPHeader.receiverReport, _):
-            return .receiverReport(try ReceiverReport.parse(bytes, header: header, at: offset))
+            return .receiverReport(try ReceiverReport.parse(packet, header: header))
         case (RTCPHeader.goodbye, _):
-            return .goodbye(try Goodbye.parse(bytes, header: header, at: offset))
+            return .goodbye(try Goodbye.parse(packet, header: header))
         case (RTCPHeader.sourceDescription, _):
-            return .sourceDescription(try SourceDescription.parse(bytes, header: header, at: offset))
+            return .sourceDescription(try SourceDescription.parse(packet, header: header))
         case (RTCPHeader.transportFeedback, GenericNACK.format):
-            return .nack(try GenericNACK.parse(bytes, header: header, at: offset))
+            return .nack(try GenericNACK.parse(packet, header: header))
         case (RTCPHeader.payloadFeedback, PictureLossIndication.format):
-            return .pictureLoss(try PictureLossIndication.parse(bytes, header: header, at: offset))
+            return .pictureLoss(try PictureLossIndication.parse(packet, header: header))
         case (RTCPHeader.payloadFeedback, FullIntraRequest.format):
-            return .fullIntraRequest(try FullIntraRequest.parse(bytes, header: header, at: offset))
+            return .fullIntraRequest(try FullIntraRequest.parse(packet, header: header))
         default:
             return .other(packetType: header.packetType, format: header.count)
         }

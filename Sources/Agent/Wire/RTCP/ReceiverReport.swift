@@ -14,15 +14,16 @@ public struct ReceiverReport: Equatable, Sendable {
         self.reports = reports
     }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, header: RTCPHeader, at offset: Int) throws(RTCPError) -> ReceiverReport {
+    static func parse(_ packet: UnsafeRawBufferPointer, header: RTCPHeader) throws(RTCPError) -> ReceiverReport {
         let needed = 8 + Int(header.count) * ReceptionReport.length
         guard header.byteLength >= needed else { throw .truncated(needed: needed, got: header.byteLength) }
-        var reports: [ReceptionReport] = []
-        reports.reserveCapacity(Int(header.count))
-        for index in 0..<Int(header.count) {
-            reports.append(ReceptionReport.parse(bytes, at: offset + 8 + index * ReceptionReport.length))
+        return try RTCPHeader.readBody(of: packet) { reader throws(ByteRangeError) in
+            let ssrc: UInt32 = try reader.readBigEndian()
+            var reports: [ReceptionReport] = []
+            reports.reserveCapacity(Int(header.count))
+            for _ in 0..<Int(header.count) { reports.append(try ReceptionReport.parse(&reader)) }
+            return ReceiverReport(ssrc: ssrc, reports: reports)
         }
-        return ReceiverReport(ssrc: bytes.loadBigEndian(UInt32.self, at: offset + 4), reports: reports)
     }
 
     public func write(into output: inout [UInt8]) {

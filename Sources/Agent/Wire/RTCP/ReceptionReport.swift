@@ -41,18 +41,19 @@ public struct ReceptionReport: Equatable, Sendable {
         self.delaySinceLastSenderReport = delaySinceLastSenderReport
     }
 
-    /// Parses a block at `offset`; the caller has checked 24 bytes are there.
-    static func parse(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> ReceptionReport {
-        let lostField = bytes.loadBigEndian(UInt32.self, at: offset + 4)
+    /// Reads one block (24 bytes) from `reader`.
+    static func parse(_ reader: inout ByteReader) throws(ByteRangeError) -> ReceptionReport {
+        let ssrc: UInt32 = try reader.readBigEndian()
+        let lostField: UInt32 = try reader.readBigEndian()
         let raw24 = Int32(bitPattern: lostField << 8) >> 8  // sign-extend 24 bits
         return ReceptionReport(
-            ssrc: bytes.loadBigEndian(UInt32.self, at: offset),
+            ssrc: ssrc,
             fractionLost: UInt8(lostField >> 24),
             cumulativeLost: raw24,
-            extendedHighestSequence: bytes.loadBigEndian(UInt32.self, at: offset + 8),
-            jitter: bytes.loadBigEndian(UInt32.self, at: offset + 12),
-            lastSenderReport: bytes.loadBigEndian(UInt32.self, at: offset + 16),
-            delaySinceLastSenderReport: bytes.loadBigEndian(UInt32.self, at: offset + 20))
+            extendedHighestSequence: try reader.readBigEndian(),
+            jitter: try reader.readBigEndian(),
+            lastSenderReport: try reader.readBigEndian(),
+            delaySinceLastSenderReport: try reader.readBigEndian())
     }
 
     func write(into output: inout [UInt8]) {

@@ -33,21 +33,22 @@ public struct SenderReport: Equatable, Sendable {
     /// The middle 32 bits of the NTP time, as echoed in a report block's LSR field.
     public var compactNTP: UInt32 { UInt32(truncatingIfNeeded: ntpTime >> 16) }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, header: RTCPHeader, at offset: Int) throws(RTCPError) -> SenderReport {
+    static func parse(_ packet: UnsafeRawBufferPointer, header: RTCPHeader) throws(RTCPError) -> SenderReport {
         let needed = 28 + Int(header.count) * ReceptionReport.length
         guard header.byteLength >= needed else { throw .truncated(needed: needed, got: header.byteLength) }
-        var reports: [ReceptionReport] = []
-        reports.reserveCapacity(Int(header.count))
-        for index in 0..<Int(header.count) {
-            reports.append(ReceptionReport.parse(bytes, at: offset + 28 + index * ReceptionReport.length))
+        return try RTCPHeader.readBody(of: packet) { reader throws(ByteRangeError) in
+            let ssrc: UInt32 = try reader.readBigEndian()
+            let ntpTime: UInt64 = try reader.readBigEndian()
+            let rtpTime: UInt32 = try reader.readBigEndian()
+            let packetCount: UInt32 = try reader.readBigEndian()
+            let octetCount: UInt32 = try reader.readBigEndian()
+            var reports: [ReceptionReport] = []
+            reports.reserveCapacity(Int(header.count))
+            for _ in 0..<Int(header.count) { reports.append(try ReceptionReport.parse(&reader)) }
+            return SenderReport(
+                ssrc: ssrc, ntpTime: ntpTime, rtpTime: rtpTime, packetCount: packetCount, octetCount: octetCount,
+                reports: reports)
         }
-        return SenderReport(
-            ssrc: bytes.loadBigEndian(UInt32.self, at: offset + 4),
-            ntpTime: bytes.loadBigEndian(UInt64.self, at: offset + 8),
-            rtpTime: bytes.loadBigEndian(UInt32.self, at: offset + 16),
-            packetCount: bytes.loadBigEndian(UInt32.self, at: offset + 20),
-            octetCount: bytes.loadBigEndian(UInt32.self, at: offset + 24),
-            reports: reports)
     }
 
     public func write(into output: inout [UInt8]) {

@@ -24,33 +24,36 @@ public struct SourceDescription: Equatable, Sendable {
 
     static let cnameItem: UInt8 = 1
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, header: RTCPHeader, at offset: Int) throws(RTCPError) -> SourceDescription {
-        var chunks: [Chunk] = []
-        var position = offset + RTCPHeader.length
-        let end = offset + header.byteLength
-        for _ in 0..<Int(header.count) {
-            guard position + 4 <= end else { throw .truncated(needed: position + 4 - offset, got: header.byteLength) }
-            var chunk = Chunk(source: bytes.loadBigEndian(UInt32.self, at: position), cname: nil)
-            position += 4
-            // Items until END (a zero type byte); then skip padding to the next 32-bit boundary.
-            while true {
-                guard position < end else { throw .malformed(packetType: RTCPHeader.sourceDescription, reason: "chunk without END") }
-                let type = bytes[position]
-                if type == 0 {
-                    position = offset + ((position - offset) / 4 + 1) * 4
-                    break
-                }
-                guard position + 2 <= end else { throw .truncated(needed: position + 2 - offset, got: header.byteLength) }
-                let length = Int(bytes[position + 1])
-                guard position + 2 + length <= end else { throw .truncated(needed: position + 2 + length - offset, got: header.byteLength) }
-                if type == cnameItem {
-                    chunk.cname = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(position + 2)..<(position + 2 + length)]), as: UTF8.self)
-                }
-                position += 2 + length
+    static func parse(_ packet: UnsafeRawBufferPointer, header: RTCPHeader) throws(RTCPError) -> SourceDescription {
+        // Nil when a chunk has no END.
+        let chunks = try RTCPHeader.readBody(of: packet) { reader throws(ByteRangeError) -> [Chunk]? in
+            var chunks: [Chunk] = []
+            for _ in 0..<Int(header.count) {
+                guard let chunk = try readChunk(&reader) else { return nil }
+                chunks.append(chunk)
             }
-            chunks.append(chunk)
+            return chunks
         }
+        guard let chunks else { throw .malformed(packetType: RTCPHeader.sourceDescription, reason: "chunk without END") }
         return SourceDescription(chunks: chunks)
+    }
+
+    /// One chunk: its source, then items until END (a zero type byte), then the padding to the
+    /// next 32-bit boundary. Nil when the packet ends before END.
+    private static func readChunk(_ reader: inout ByteReader) throws(ByteRangeError) -> Chunk? {
+        var chunk = Chunk(source: try reader.readBigEndian(), cname: nil)
+        while !reader.isAtEnd {
+            let type = try reader.readUInt8()
+            if type == 0 {
+                // The packet's length is a multiple of 4, so the boundary lies within it.
+                try reader.skip((4 - reader.offset % 4) % 4)
+                return chunk
+            }
+            let length = Int(try reader.readUInt8())
+            let value = try reader.readBytes(length)
+            if type == cnameItem { chunk.cname = String(decoding: value, as: UTF8.self) }
+        }
+        return nil
     }
 
     public func write(into output: inout [UInt8]) {
