@@ -35,8 +35,32 @@ public struct LabEnvironment: Sendable {
     public static let current: Result<LabEnvironment, Unavailable> = load()
 
     /// True when an interop test should run: the lab is up, or it is required (and the test
-    /// will then fail in ``required()``).
+    /// will then fail in ``required()``); and this is not the disruptive phase (see ``phase``).
     public static var shouldRun: Bool {
+        labWanted && phase != .disruptive
+    }
+
+    /// True when a test that disturbs the lab for everyone should run: a Janus restart or netem
+    /// loss (`scripts/lab restart-janus`, `up --loss`). Other tests running beside it would see
+    /// Janus refuse connections or lose packets, so scripts/test runs these in a phase of their
+    /// own, after the others.
+    public static var shouldRunDisruptive: Bool {
+        labWanted && phase != .shared
+    }
+
+    /// Which lab tests this run takes, from `AGENTD_LAB_PHASE`: `shared` (all but the
+    /// disruptive ones), `disruptive` (only those), anything else or unset: all.
+    public enum Phase: Sendable { case all, shared, disruptive }
+
+    public static var phase: Phase {
+        switch ProcessInfo.processInfo.environment["AGENTD_LAB_PHASE"] {
+        case "shared": .shared
+        case "disruptive": .disruptive
+        default: .all
+        }
+    }
+
+    private static var labWanted: Bool {
         if case .success = current { return true }
         return isRequired
     }

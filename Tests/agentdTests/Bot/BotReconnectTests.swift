@@ -10,7 +10,7 @@ import Testing
 /// same restart, records its tone again after the gap, in the same files.
 ///
 /// Restarting Janus affects every lab user: run under `flock /tmp/agentd-lab.lock`.
-@Suite("BotReconnect", .enabled(if: LabEnvironment.shouldRun), .serialized)
+@Suite("BotReconnect", .enabled(if: LabEnvironment.shouldRunDisruptive), .serialized)
 struct BotReconnectTests {
     @Test("a Janus restart: the bot reports reconnecting, comes back, and is recorded again after the gap")
     func botComesBack() async throws {

@@ -8,9 +8,10 @@ import Testing
 /// PCM in 10 ms frames, its video decoded to I420 and passed encoded, mute and unmute without
 /// leaving the room (video asking for a keyframe to resume), the sinks' figures in the stats, and
 /// a delegate seeing the same events as the stream.
-@Suite("EngineRemoteTracks", .enabled(if: LabEnvironment.shouldRun), .serialized)
+@Suite("EngineRemoteTracks", .enabled(if: LabEnvironment.shouldRun || LabEnvironment.shouldRunDisruptive), .serialized)
 struct EngineRemoteTracksTests {
-    @Test("audio and video sinks get decoded frames; mute stops them, unmute resumes; stats carry frames decoded and audio level")
+    @Test("audio and video sinks get decoded frames; mute stops them, unmute resumes; stats carry frames decoded and audio level",
+          .enabled(if: LabEnvironment.shouldRun))
     func sinksThroughAChannel() async throws {
         try await SharedResourceLock.lab.withExclusive { try await watchSinks() }
     }
@@ -100,7 +101,8 @@ struct EngineRemoteTracksTests {
         await engine.shutdown()
     }
 
-    @Test("stats at the set interval under 5 % loss: bitrates above zero, audio loss near 5 %")
+    @Test("stats at the set interval under 5 % loss: bitrates above zero, audio loss near 5 %",
+          .enabled(if: LabEnvironment.shouldRunDisruptive))
     func statisticsUnderLoss() async throws {
         try await SharedResourceLock.lab.withExclusive { try await watchLoss() }
     }

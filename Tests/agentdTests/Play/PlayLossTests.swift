@@ -5,7 +5,7 @@ import Testing
 /// Issue 4's loss acceptance: with the lab dropping 5 % of UDP packets each way, what
 /// `agentd play` sends is recorded without decode errors, because it answers the receiver's
 /// NACKs from its send history; its NACK count is above zero.
-@Suite("PlayLoss", .enabled(if: LabEnvironment.shouldRun), .serialized)
+@Suite("PlayLoss", .enabled(if: LabEnvironment.shouldRunDisruptive), .serialized)
 struct PlayLossTests {
     @Test("5 % loss: the recording of a played file decodes cleanly and the player answered NACKs")
     func playsThroughLoss() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 3's loss acceptance: with the lab dropping 5 % of UDP packets each way, the recording
 /// still decodes cleanly, NACKs and PLIs were sent, and the WAV keeps the right length.
-@Suite("RecordLoss", .enabled(if: LabEnvironment.shouldRun), .serialized)
+@Suite("RecordLoss", .enabled(if: LabEnvironment.shouldRunDisruptive), .serialized)
 struct RecordLossTests {
     @Test("5 % loss: clean WebM, NACK and PLI counted, WAV length right")
     func recordsThroughLoss() async throws {

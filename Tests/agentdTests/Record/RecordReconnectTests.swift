@@ -8,7 +8,7 @@ import Testing
 ///
 /// Restarting Janus affects every lab user: run under `flock /tmp/agentd-lab.lock`. The lab is
 /// checked (and brought up if need be) at the end on every path.
-@Suite("RecordReconnect", .enabled(if: LabEnvironment.shouldRun), .serialized)
+@Suite("RecordReconnect", .enabled(if: LabEnvironment.shouldRunDisruptive), .serialized)
 struct RecordReconnectTests {
     static let recordingSeconds = 30.0
     static let restartAtSeconds = 8.0
