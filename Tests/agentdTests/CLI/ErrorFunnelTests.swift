@@ -6,11 +6,10 @@ import Testing
 @testable import agentd
 
 /// Every room, platform and bot error pinned to the exact line, hint and exit code the CLI shows
-/// for it, through each way it travels today:
-/// - a join's error: platform error → ``AgentError/fromJanus(_:server:room:token:now:)`` (in the
-///   channel) → ``JanusFailure`` (record, play, bot);
-/// - a bare Janus error → ``JanusFailure`` (participants, which talks to Janus directly);
-/// - a bot's own error → the play and recipe mapping.
+/// for it, through the one funnel: a platform error becomes an ``AgentError`` in Agent (the channel
+/// calls ``AgentError/fromJanus(_:server:room:token:now:)`` for a join; `participants` meets a bare
+/// ``JanusError`` and JanusFailure calls the same mapping), and every AgentError, and a bot's own
+/// ``BotError``, reads through ``JanusFailure``. Record, play, bot and recipes all use it.
 /// The server carries a password and the token is a real one: neither may show in any line.
 @Suite struct ErrorFunnelTests {
     static let server = "ws://u:secret@10.77.0.2:8188/janus"
@@ -84,16 +83,6 @@ import Testing
         (.gone("session"), CommandFailure(.connectionFailed, "Janus session is gone", hint: "server \(masked)")),
     ]
 
-    /// The same cases as `agentd participants` reads them today (a bare JanusError). Two differ
-    /// from a join: `connectionClosed` has no hint, and `gone` exits 1.
-    static let janusErrorsBare: [(JanusError, CommandFailure)] = janusErrorsInAJoin.map { error, failure in
-        switch error {
-        case .connectionClosed: (error, CommandFailure(.connectionFailed, "Janus closed the connection (1006 gone away)"))
-        case .gone: (error, CommandFailure(.failure, "Janus session is gone"))
-        default: (error, failure)
-        }
-    }
-
     /// Every ``JanusPublisherError`` case, as a host join reads it.
     static let publisherErrorsInAJoin: [(JanusPublisherError, CommandFailure)] = [
         (.codecRefused(refused: [video], allowed: codecs), codecRefusedListed),
@@ -109,11 +98,9 @@ import Testing
         .sctp(.connectFailed(errno: 111)), .dataChannel(.noStreamsLeft), .notConnected, .closed,
     ]
 
-    /// Every ``BotError`` case, as `agentd play` and a recipe's bot read it.
+    /// Every ``BotError`` case, as `agentd play` and a recipe's bot read it. (A bot's codec
+    /// refusal and media failure are the room's: AgentError, above.)
     static let botErrors: [(BotError, CommandFailure)] = [
-        (.codecRefused(refused: [video], allowed: codecs), codecRefusedListed),
-        (.codecRefused(refused: [audio, video], allowed: nil), codecRefusedUnlisted),
-        (.connectionFailed("ice"), mediaFailed),
         (.conflictingSources("an audio track and an audio file"),
          CommandFailure(.failure, "two sources for one track: an audio track and an audio file")),
         (.nothingToPublish, CommandFailure(.failure, "nothing to publish")),
@@ -127,36 +114,37 @@ import Testing
         JanusFailure.failure(for: AgentError.fromJanus(error, server: server, room: room, token: token, now: now), server: server, room: room)
     }
 
-    /// A bot's start error as `agentd play` reads it.
-    static func playFailure(_ error: BotError) -> CommandFailure {
-        FilePlayer.failure(error, room: room)
-    }
-
     static func expectNoSecrets(_ failure: CommandFailure, sourceLocation: SourceLocation = #_sourceLocation) {
         for secret in ["secret", expiredToken, freshToken] {
             #expect(!failure.line.contains(secret), "\(failure.line)", sourceLocation: sourceLocation)
         }
     }
 
-    // MARK: Tests
-
-    @Test func everyAgentErrorReadsOneWay() {
-        for (error, expected) in Self.agentErrors {
-            let failure = JanusFailure.failure(for: error, server: Self.server, room: Self.room)
-            #expect(failure == expected, "\(error.code)")
-            // The same error reached as `any Error` (play, record and recipes catch it so).
-            #expect(JanusFailure.failure(for: error as any Error, server: Self.server, room: Self.room) == expected, "\(error.code)")
-            #expect(RecipeParticipant.failure(error, server: Self.server, room: Self.room) == expected, "\(error.code)")
-            Self.expectNoSecrets(failure)
+    /// Each error of `table` read through `read` gives its line, with no secret in it.
+    static func expect<E: Error>(_ table: [(E, CommandFailure)], readAs read: (E) -> CommandFailure,
+                                 sourceLocation: SourceLocation = #_sourceLocation) {
+        for (error, expected) in table {
+            let failure = read(error)
+            #expect(failure == expected, "\(error)", sourceLocation: sourceLocation)
+            expectNoSecrets(failure, sourceLocation: sourceLocation)
         }
     }
 
+    /// The CLI's reading of any error met by a command, a recipe or a bot.
+    static func cliFailure(_ error: any Error) -> CommandFailure {
+        JanusFailure.failure(for: error, server: server, room: room)
+    }
+
+    // MARK: Tests
+
+    @Test func everyAgentErrorReadsOneWay() {
+        Self.expect(Self.agentErrors) { JanusFailure.failure(for: $0, server: Self.server, room: Self.room) }
+        // The same error reached as `any Error` (play, record and recipes catch it so).
+        Self.expect(Self.agentErrors, readAs: Self.cliFailure)
+    }
+
     @Test func everyJanusErrorInAJoin() {
-        for (error, expected) in Self.janusErrorsInAJoin {
-            let failure = Self.joinFailure(error)
-            #expect(failure == expected, "\(error)")
-            Self.expectNoSecrets(failure)
-        }
+        Self.expect(Self.janusErrorsInAJoin) { Self.joinFailure($0) }
     }
 
     /// A 403 is an expired token only when the token's own expiry has passed.
@@ -168,20 +156,14 @@ import Testing
         Self.expectNoSecrets(Self.joinFailure(refusal, token: Self.expiredToken))
     }
 
-    @Test func everyBareJanusError() {
-        for (error, expected) in Self.janusErrorsBare {
-            let failure = JanusFailure.failure(for: error, server: Self.server, room: Self.room)
-            #expect(failure == expected, "\(error)")
-            Self.expectNoSecrets(failure)
-        }
+    /// `agentd participants` meets a bare JanusError: it reads as in a join. (It used to have a
+    /// table of its own, where `connectionClosed` had no hint and `gone` exited 1.)
+    @Test func everyBareJanusErrorReadsAsInAJoin() {
+        Self.expect(Self.janusErrorsInAJoin, readAs: Self.cliFailure)
     }
 
     @Test func everyPublisherErrorInAJoin() {
-        for (error, expected) in Self.publisherErrorsInAJoin {
-            let failure = Self.joinFailure(error)
-            #expect(failure == expected, "\(error)")
-            Self.expectNoSecrets(failure)
-        }
+        Self.expect(Self.publisherErrorsInAJoin) { Self.joinFailure($0) }
     }
 
     @Test func everyPeerConnectionErrorInAJoinIsTheMediaFailing() {
@@ -200,32 +182,17 @@ import Testing
     /// Errors that are not the room's keep their own text, and a CommandFailure passes as it is.
     @Test func otherErrorsKeepTheirText() {
         let own = CommandFailure(.outputFailed, "disk full", hint: "free some space")
-        #expect(JanusFailure.failure(for: own, server: Self.server, room: Self.room) == own)
-        #expect(RecipeParticipant.failure(own, server: Self.server, room: Self.room) == own)
+        #expect(Self.cliFailure(own) == own)
         let publisher = JanusPublisherError.connectionFailed("ice")
-        #expect(JanusFailure.failure(for: publisher, server: Self.server, room: Self.room)
+        #expect(Self.cliFailure(publisher)
             == CommandFailure(.failure, "the media connection failed: ice"))
-        #expect(JanusFailure.failure(for: PeerConnectionError.iceFailed, server: Self.server, room: Self.room)
+        #expect(Self.cliFailure(PeerConnectionError.iceFailed)
             == CommandFailure(.failure, "ICE failed: no candidate pair worked"))
-        #expect(JanusFailure.failure(for: CancellationError(), server: Self.server, room: Self.room)
+        #expect(Self.cliFailure(CancellationError())
             == CommandFailure(.failure, "cancelled before it finished"))
     }
 
     @Test func everyBotError() {
-        for (error, expected) in Self.botErrors {
-            let failure = Self.playFailure(error)
-            #expect(failure == expected, "\(error)")
-            #expect(RecipeParticipant.failure(error, server: Self.server, room: Self.room) == expected, "\(error)")
-            Self.expectNoSecrets(failure)
-        }
-    }
-
-    /// A bot's start turns the room's codec refusal and media failure into its own errors; either
-    /// way the line is the room's.
-    @Test func aBotsRoomFailuresReadAsTheRooms() {
-        #expect(Self.playFailure(.codecRefused(refused: [Self.video], allowed: Self.codecs))
-            == JanusFailure.failure(for: AgentError.codecRefused(refused: [Self.video], allowed: Self.codecs), server: Self.server, room: Self.room))
-        #expect(Self.playFailure(.connectionFailed("ice"))
-            == JanusFailure.failure(for: AgentError.mediaFailed("ice"), server: Self.server, room: Self.room))
+        Self.expect(Self.botErrors, readAs: Self.cliFailure)
     }
 }
