@@ -1,6 +1,8 @@
 import Foundation
 
-/// How Janus's errors read in the room API.
+/// How Janus's errors read in the room API: the one place a Janus, publisher or media-connection
+/// error becomes an ``AgentError``. Everything above (the CLI, bots, the daemon) reads only
+/// AgentError.
 extension AgentError {
     /// The ``AgentError`` for an error of a Janus join or publish. A 403 for a token whose own
     /// expiry has passed is ``tokenExpired(expiredAt:)``; Janus's answer alone does not say so.
@@ -16,7 +18,7 @@ extension AgentError {
             case .notStarted: return .channelClosed
             }
         case let janus as JanusError:
-            return fromJanus(janus, server: server, room: room, token: token, now: now)
+            return AgentError(janus, server: server, room: room, token: token, now: now)
         case let peer as PeerConnectionError:
             return .mediaFailed("\(peer)")
         default:
@@ -24,29 +26,36 @@ extension AgentError {
         }
     }
 
-    private static func fromJanus(_ error: JanusError, server: String, room: String, token: String?, now: Date) -> AgentError {
+    /// The ``AgentError`` for a Janus signaling error: a join's, or a request's made straight on a
+    /// ``JanusSession`` (listing a room's participants). The connection dropping, a timeout and a
+    /// session or handle gone are all the signaling failing.
+    /// - Parameter token: the token sent, to tell an expired one from a refused one; nil when none.
+    public init(_ error: JanusError, server: String, room: String, token: String?, now: Date = Date()) {
         switch error {
         case .connectFailed(let reason):
-            return .unreachable(server: server, reason: reason)
+            self = .unreachable(server: server, reason: reason)
         case .connectionClosed(let code, let reason):
-            return .signalingFailed("Janus closed the connection (\(code) \(reason))")
+            self = .signalingFailed("Janus closed the connection (\(code) \(reason))")
         case .timeout(let request):
-            return .signalingFailed("Janus did not answer '\(request)' in time")
+            self = .signalingFailed("Janus did not answer '\(request)' in time")
         case .server(JanusError.Code.unauthorized, let reason):
-            if let expiry = token.flatMap({ JanusToken($0).expiry }), expiry <= now { return .tokenExpired(expiredAt: expiry) }
-            return .tokenRefused(reason)
+            if let expiry = token.flatMap({ JanusToken($0).expiry }), expiry <= now {
+                self = .tokenExpired(expiredAt: expiry)
+            } else {
+                self = .tokenRefused(reason)
+            }
         case .server(JanusError.Code.unauthorizedPlugin, let reason):
-            return .tokenLacksPlugin(reason)
+            self = .tokenLacksPlugin(reason)
         case .plugin(JanusError.Code.noSuchRoom, _):
-            return .roomNotFound(room: room)
+            self = .roomNotFound(room: room)
         case .plugin(JanusError.Code.roomUnauthorized, let reason):
-            return .roomRefused(reason)
+            self = .roomRefused(reason)
         case .server(let code, let reason), .plugin(let code, let reason):
-            return .server(code: code, reason: reason)
+            self = .server(code: code, reason: reason)
         case .malformed(let what):
-            return .protocolViolation(what)
+            self = .protocolViolation(what)
         case .gone(let what):
-            return .signalingFailed("Janus \(what) is gone")
+            self = .signalingFailed("Janus \(what) is gone")
         }
     }
 }

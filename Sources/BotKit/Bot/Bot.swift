@@ -65,8 +65,8 @@ public actor Bot {
     }
 
     /// Joins the room, publishes `media` and returns once the media flows.
-    /// - Throws: ``BotError`` (codec refused, no connection, bad media) or ``AgentError`` (no
-    ///   such room, wrong pin, bad token, server unreachable).
+    /// - Throws: ``BotError`` (bad media, already started) or ``AgentError`` (codec refused, no
+    ///   media connection, no such room, wrong pin, bad token, server unreachable).
     public func start(_ media: sending BotMedia) async throws {
         guard !started else { throw BotError.alreadyStarted }
         started = true
@@ -85,7 +85,7 @@ public actor Bot {
             emit(.connected(publisherID: publisherID))
         } catch {
             await stop()
-            throw Self.botError(error)
+            throw error
         }
     }
 
@@ -98,7 +98,7 @@ public actor Bot {
             Task { await self?.dropped(reason) }
         })
         guard let publishing = await channel.publishSession, let publisherID = await channel.localUserID else {
-            throw BotError.connectionFailed("the channel has no publishing session")
+            throw AgentError.mediaFailed("the channel has no publishing session")
         }
         return (channel, publishing, publisherID)
     }
@@ -256,14 +256,5 @@ public actor Bot {
         guard case .statistics(var report) = event else { return event }
         report.events = report.events + buffer.counts
         return .statistics(report)
-    }
-
-    /// The media errors a bot's callers know as ``BotError``; the room's stay ``AgentError``.
-    private static func botError(_ error: Error) -> Error {
-        switch error {
-        case AgentError.codecRefused(let refused, let allowed): BotError.codecRefused(refused: refused, allowed: allowed)
-        case AgentError.mediaFailed(let reason): BotError.connectionFailed(reason)
-        default: error
-        }
     }
 }

@@ -1,7 +1,8 @@
 import Agent
 import AgentdCore
 
-/// The room API's errors, read the same way as the Janus errors they come from.
+/// The one table of the room API's errors: each ``AgentError`` case's line, hint and exit code, for
+/// every command, recipe and bot that joins a room.
 extension JanusFailure {
     static func failure(for error: AgentError, server: String, room: String) -> CommandFailure {
         let server = JanusURL.redacted(server)

@@ -2,7 +2,7 @@ import Agent
 
 /// The error line for a room that does not take the codecs we offer: exit 3 (refused), naming
 /// the codecs the room allows so the user can pick a fitting file or room. (How a refusal is
-/// detected lives in BotKit; see ``BotError/codecRefused(refused:allowed:)``.)
+/// detected lives in the Janus publisher; see ``AgentError/codecRefused(refused:allowed:)``.)
 enum CodecRefusal {
     static func failure(room: String, refused: [OfferBuilder.Track], codecs: VideoRoomCodecs?) -> CommandFailure {
         let ours = refused.map { "\(name($0)) \($0.kind == .audio ? "audio" : "video")" }.joined(separator: " and ")

@@ -32,11 +32,9 @@ struct FilePlayer {
     func play(_ playlist: sending FramePlaylist, duration: Double?) async throws -> Summary {
         let bot = Bot(configuration: configuration)
         let stopSignal = self.stopSignal
-        do {
-            try await bot.start(BotMedia(playlist: playlist, playbackLimit: duration.map { .seconds(saturating: $0) }, dataChannel: false))
-        } catch let error as BotError {
-            throw Self.failure(error, room: configuration.room)
-        }
+        // A failed start throws the room's or the bot's error as it is: the command reads it
+        // through JanusFailure, like every other join.
+        try await bot.start(BotMedia(playlist: playlist, playbackLimit: duration.map { .seconds(saturating: $0) }, dataChannel: false))
         let stopped = Mutex<String?>(nil)
         let signalTask = Task {
             let number = await stopSignal.wait()
@@ -100,17 +98,6 @@ struct FilePlayer {
                 progress.show("playing \(ProgressLine.clock(elapsed))  \(frames) frames  pass \(passes)  \((bytes - lastBytes) * 8 / 1000) kbps")
                 lastBytes = bytes
             }
-        }
-    }
-
-    static func failure(_ error: BotError, room: String) -> CommandFailure {
-        switch error {
-        case .codecRefused(let refused, let allowed):
-            return CodecRefusal.failure(room: room, refused: refused, codecs: allowed)
-        case .connectionFailed(let reason):
-            return CommandFailure(.connectionFailed, "the media connection failed: \(reason)", hint: "check --ice-allow")
-        default:
-            return CommandFailure(.failure, error.description)
         }
     }
 }

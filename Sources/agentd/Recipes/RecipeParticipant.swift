@@ -63,7 +63,7 @@ final class RecipeParticipant: Sendable {
             try await bot.start(media)
         } catch {
             await participant.stop()
-            throw Self.failure(error, server: server, room: room)
+            throw JanusFailure.failure(for: error, server: server, room: room)
         }
         if case .tone(let frequency, let amplitude) = recipe.audio, let track = tracks.audioTrack {
             participant.keep(ToneFeed.start(into: track, frequency: frequency, amplitude: amplitude))
@@ -123,12 +123,6 @@ final class RecipeParticipant: Sendable {
                 }
             }
         }
-    }
-
-    static func failure(_ error: Error, server: String, room: String) -> CommandFailure {
-        if let failure = error as? CommandFailure { return failure }
-        if let botError = error as? BotError { return FilePlayer.failure(botError, room: room) }
-        return JanusFailure.failure(for: error, server: server, room: room)
     }
 }
 

@@ -96,7 +96,7 @@ actor RecipeRunner {
                 return outcome
             }
             stopWatch.cancel()
-            throw RecipeParticipant.failure(error, server: server, room: room)
+            throw JanusFailure.failure(for: error, server: server, room: room)
         }
         startedAt = .now
         let waiters = [

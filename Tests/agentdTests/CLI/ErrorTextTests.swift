@@ -69,7 +69,7 @@ import Testing
             OggOpusReaderError.badPacket(index: 3, reason: .missingFrameCount), OggOpusReaderError.headersTooLarge(path: "/x", limit: 16 << 20),
             AgentError.mediaFailed("ICE failed"),
             // BotKit and Recorder (errors that carry the ones above)
-            VideoTrackError.invalidFrame(.strideTooSmall(plane: "U", stride: 1, width: 2)), BotError.connectionFailed("x"),
+            VideoTrackError.invalidFrame(.strideTooSmall(plane: "U", stride: 1, width: 2)), BotError.conflictingSources("x"),
             RecordingDirectoryError.holdsRecording(path: "/r", file: "manifest.json"), RecordingDirectoryError.alreadyExists(path: "/r"),
         ]
         if let fingerprint { errors.append(DTLSError.fingerprintMismatch(expected: fingerprint, actual: fingerprint)) }
