@@ -8,7 +8,7 @@ import TestSupport
 
 /// The worker lanes: work of one key runs in order on one thread that is not the caller's, a
 /// full lane refuses at once and counts, and shutdown runs what was queued and refuses the rest.
-@Suite struct WorkerLanesTests {
+@Suite(.offThePool) struct WorkerLanesTests {
     @Test func workOfOneKeyRunsInOrderOnOneLaneThatIsNotTheCallers() async {
         let lanes = WorkerLanes(count: 3, capacity: 10_000, name: "test.order")
         defer { lanes.shutdown() }
