@@ -37,12 +37,19 @@ import Testing
         }
     }
 
-    static func record(_ build: (inout RoomEventScript) throws -> Void) async throws
+    /// Ann's 5 s of audio (20 ms packets) and 150 video frames, each track mapped by arrival
+    /// `errorMs` late until its first sender-report-mapped frame `reportFrom`; recorded to WebM
+    /// and WAV.
+    static func recordAnn(audioErrorMs: Double = 0, audioReportFrom: Int = 51,
+                          videoErrorMs: Double = 0, videoReportFrom: Int) async throws
         -> (directory: TestDirectory, manifest: RecordingManifest)
     {
         let directory = try TestDirectory()
         var script = RoomEventScript()
-        try build(&script)
+        script.join("1", "Ann", atMs: 0)
+        try script.audio("1", frequency: 440, fromMs: 0, toMs: 5000, arrivalErrorMs: audioErrorMs, senderReportFrom: audioReportFrom)
+        let video = try RoomEventScript.encodeVideo(count: 150, width: 160, height: 120)
+        script.video("1", frames: video, fromMs: 0, arrivalErrorMs: videoErrorMs, senderReportFrom: videoReportFrom)
         let recorder = try RoomRecorderTests.makeRecorder(directory, formats: RecordingFormats([.webm, .wav]))
         for event in script.events { recorder.submit(event) }
         let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 5000))
@@ -50,14 +57,9 @@ import Testing
     }
 
     @Test func videoWhoseFirstFramesArrivedLateIsPlacedByTheSenderReports() async throws {
-        let video = try RoomEventScript.encodeVideo(count: 150, width: 160, height: 120)
-        let (directory, manifest) = try await Self.record { script in
-            script.join("1", "Ann", atMs: 0)
-            try script.audio("1", frequency: 440, fromMs: 0, toMs: 5000)
-            // The first keyframe came 40 ms late, and the arrival mapping kept that until the
-            // first sender report (frame 30, 1 s in).
-            script.video("1", frames: video, fromMs: 0, arrivalErrorMs: 40, senderReportFrom: 30)
-        }
+        // The first keyframe came 40 ms late, and the arrival mapping kept that until the
+        // first sender report (frame 30, 1 s in).
+        let (directory, manifest) = try await Self.recordAnn(videoErrorMs: 40, videoReportFrom: 30)
         defer { directory.remove() }
         #expect(manifest.participants.first?.files.first?.startMs == 0)
         #expect(manifest.participants.first?.files.first?.tracks.last?.avShiftMs == -40)
@@ -71,13 +73,8 @@ import Testing
     }
 
     @Test func audioIsNeverMovedVideoFollowsIt() async throws {
-        let video = try RoomEventScript.encodeVideo(count: 150, width: 160, height: 120)
-        let (directory, manifest) = try await Self.record { script in
-            script.join("1", "Ann", atMs: 0)
-            // This time audio's first packet was the late one: 30 ms.
-            try script.audio("1", frequency: 440, fromMs: 0, toMs: 5000, arrivalErrorMs: 30, senderReportFrom: 40)
-            script.video("1", frames: video, fromMs: 0, senderReportFrom: 20)
-        }
+        // This time audio's first packet was the late one: 30 ms.
+        let (directory, manifest) = try await Self.recordAnn(audioErrorMs: 30, audioReportFrom: 40, videoReportFrom: 20)
         defer { directory.remove() }
         // The WebM starts with both tracks 30 ms into the recording, in step.
         #expect(manifest.participants.first?.files.first?.startMs == 30)
@@ -92,13 +89,8 @@ import Testing
     }
 
     @Test func aReportAfterTheHoldLimitMovesTheVideoStillToComeAndKeepsItsOrder() async throws {
-        let video = try RoomEventScript.encodeVideo(count: 150, width: 160, height: 120)
-        let (directory, manifest) = try await Self.record { script in
-            script.join("1", "Ann", atMs: 0)
-            try script.audio("1", frequency: 440, fromMs: 0, toMs: 5000)
-            // No report for video for 3 s: the file is created unaligned at the 2 s hold limit.
-            script.video("1", frames: video, fromMs: 0, arrivalErrorMs: 40, senderReportFrom: 90)
-        }
+        // No report for video for 3 s: the file is created unaligned at the 2 s hold limit.
+        let (directory, manifest) = try await Self.recordAnn(videoErrorMs: 40, videoReportFrom: 90)
         defer { directory.remove() }
         #expect(manifest.participants.first?.files.first?.tracks.last?.avShiftMs == -40)
         let videoTimes = try await Self.packets(directory.file("Ann.webm")).filter { $0.stream == 1 }.map(\.pts)
