@@ -72,11 +72,11 @@ final class DaemonProcess: Sendable {
         pid.map { ThreadNames.of(pid: $0) } ?? ThreadNames(names: [])
     }
 
-    /// Starts `count` recordings of `room` at once (each its own job and engine, into
-    /// `<room>-0`, `<room>-1`, …) and returns their job ids; every answer must be a 201.
-    func startRecordings(_ count: Int, room: String) async throws -> [String] {
+    /// Starts `count` recordings of `room` (each its own job and engine, into `<room>-<from>`,
+    /// `<room>-<from + 1>`, …) and returns their job ids; every answer must be a 201.
+    func startRecordings(_ count: Int, room: String, from first: Int = 0) async throws -> [String] {
         var ids: [String] = []
-        for index in 0..<count {
+        for index in first..<(first + count) {
             let created = try await client.post("/v1/recordings", #"{"room": "\#(room)", "out": "\#(room)-\#(index)"}"#)
             guard created.status == 201, let id = created.json?["id"]?.stringValue else {
                 throw APIClientFailure(description: "recording \(index) was not created: \(created.status) \(created.text)")
