@@ -7,7 +7,7 @@ import TestSupport
 
 /// The process's shared transport loops: named threads Linux really shows, handed out in turn,
 /// started only when asked for, and stopped only by the group's owner.
-@Suite struct LoopGroupTests {
+@Suite(.offThePool) struct LoopGroupTests {
     /// What the loop's own thread is called in /proc (what `top -H` and the thread counts see).
     static func kernelName(of loop: EventLoop) throws -> String {
         try loop.sync { ThreadNames.callingThread }
