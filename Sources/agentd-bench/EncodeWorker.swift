@@ -3,7 +3,8 @@ import BotKit
 import Foundation
 
 /// `agentd-bench encode-worker`, started by `agentd-bench encode` (not by hand): one process
-/// publishing N BotKit VideoTracks, each through a Bot of its own, fed MovingSquare frames by
+/// publishing N BotKit VideoTracks, each through a Bot of its own (the bots share the process's
+/// transport loops, as agentd's do), fed MovingSquare frames by
 /// one `FramePusher` per track. Prints `READY` once every bot publishes and frames flow, and on
 /// SIGTERM/SIGINT (or after --duration) a `STATS {json}` line with each track's counters, then
 /// leaves the room.
@@ -48,6 +49,7 @@ struct EncodeWorker {
     func run() async throws -> String {
         let addresses = try ICEAllowList(parsing: iceAllow).resolve()
         let square = try MovingSquare(width: width, height: height)
+        let loops = LoopGroup()
         var bots: [Bot] = []
         var tracks: [VideoTrack] = []
         defer { tracks.forEach { $0.close() } }
@@ -56,7 +58,8 @@ struct EncodeWorker {
             let bot = Bot(
                 configuration: BotConfiguration(
                     server: server, room: room, display: Self.display(prefix: prefix, index: index), token: token,
-                    iceAddresses: addresses, listens: false))
+                    iceAddresses: addresses, listens: false),
+                engine: AgentEngine(group: loops))
             bots.append(bot)
             tracks.append(track)
             try await bot.start(BotMedia(videoTrack: track))

@@ -1,3 +1,4 @@
+import Agent
 import BotKit
 import Foundation
 import Synchronization
@@ -15,9 +16,8 @@ final class FramePusher: Sendable {
     init(track: VideoTrack, square: MovingSquare, framesPerSecond: Int, name: String) {
         let thread = Thread { [self] in
             // Named so the benchmark's thread breakdown shows encoding apart from the transport
-            // (a new thread otherwise inherits its creator's name); /proc/thread-self/comm is
-            // what pthread_setname_np writes, and the Glibc module does not export that call.
-            try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+            // (a new thread otherwise inherits its creator's name).
+            ThreadName.setCurrent(name)
             run(track: track, square: square, period: .seconds(1) / max(1, framesPerSecond))
             done.signal()
         }

@@ -34,6 +34,8 @@ public final class EventLoop: @unchecked Sendable {
         let thread = Thread {
             // Before `ready`: init returns only after this store, so every later reader sees it.
             owner.thread.store(pthread_self(), ordering: .releasing)
+            // On the thread itself: a name given to Thread before start never reaches the kernel.
+            ThreadName.setCurrent(name)
             g_main_context_push_thread_default(handles.context)
             // Signal readiness from inside the running loop: a quit issued before
             // g_main_loop_run starts would be lost, and shutdown() would wait forever.
@@ -53,7 +55,6 @@ public final class EventLoop: @unchecked Sendable {
             owner.thread.store(0, ordering: .releasing)
             stopped.signal()
         }
-        thread.name = name
         self.thread = thread
         thread.start()
         ready.wait()

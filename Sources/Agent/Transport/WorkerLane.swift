@@ -62,13 +62,14 @@ public final class WorkerLane: Sendable {
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
             owner.store(pthread_self(), ordering: .releasing)
+            // On the thread itself: a name given to Thread before start never reaches the kernel.
+            ThreadName.setCurrent(name)
             ready.signal()
             run()
             // A finished thread's id may be reused by another, which must not pass for the lane.
             owner.store(0, ordering: .releasing)
             stopped.signal()
         }
-        thread.name = name
         thread.start()
         ready.wait()
     }

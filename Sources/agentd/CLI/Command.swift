@@ -12,6 +12,9 @@ struct CommandContext: Sendable {
     let environment: [String: String]
     let standardOutput: @Sendable (String) -> Void
     let standardError: @Sendable (String) -> Void
+    /// The process's transport loops: every engine the command makes runs on them (one loop
+    /// per engine, in turn), never on loops of its own. Only their owner stops them.
+    let loops: LoopGroup
 }
 
 /// Options shared by every command that joins a room.

@@ -1,3 +1,4 @@
+import Agent
 import Foundation
 
 /// The `agentd` entry point as a value, so tests can run it without a process.
@@ -12,6 +13,8 @@ struct CommandLineTool: Sendable {
     let environment: [String: String]
     let standardOutput: @Sendable (String) -> Void
     let standardError: @Sendable (String) -> Void
+    /// The process's transport loops, handed to the command (main.swift makes the one group).
+    let loops: LoopGroup
 
     static var globalHelp: String {
         var lines = [
@@ -71,7 +74,7 @@ struct CommandLineTool: Sendable {
                 return .ok
             }
             let context = CommandContext(
-                environment: environment, standardOutput: standardOutput, standardError: standardError)
+                environment: environment, standardOutput: standardOutput, standardError: standardError, loops: loops)
             return try await command.run(parsed, context: context)
         } catch let error as UsageError {
             return usage(error, spec: command.spec)

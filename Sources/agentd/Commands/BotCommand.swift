@@ -37,7 +37,7 @@ enum BotCommand: Command {
         let addresses = try SharedOptions.iceAddresses(arguments.value("ice-allow"))
         let runner = RecipeRunner(
             recipe: recipe, overrides: overrides, iceAddresses: addresses,
-            environment: RecipeEnvironment(variables: context.environment, log: context.standardError))
+            environment: RecipeEnvironment(loops: context.loops, variables: context.environment, log: context.standardError))
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
         let outcome = try await runner.run(until: { _ = await stopSignal.wait() })

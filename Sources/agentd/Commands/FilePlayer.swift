@@ -24,13 +24,15 @@ struct FilePlayer {
     }
 
     let configuration: BotConfiguration
+    /// The process's transport loops: the bot's engine takes one.
+    let loops: LoopGroup
     /// The command's SIGINT/SIGTERM watch (installed before the files were opened).
     let stopSignal: StopSignal
     /// Where the reconnect notes go (stderr).
     var say: @Sendable (String) -> Void = { _ in }
 
     func play(_ playlist: sending FramePlaylist, duration: Double?) async throws -> Summary {
-        let bot = Bot(configuration: configuration)
+        let bot = Bot(configuration: configuration, engine: AgentEngine(group: loops))
         let stopSignal = self.stopSignal
         // A failed start throws the room's or the bot's error as it is: the command reads it
         // through JanusFailure, like every other join.

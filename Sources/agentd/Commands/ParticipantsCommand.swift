@@ -19,8 +19,8 @@ enum ParticipantsCommand: Command {
             throw UsageError.missingRequired(option: "server")
         }
         let server = url.absoluteString
-        let loop = EventLoop(name: "agentd.signaling")
-        defer { loop.shutdown() }
+        // A loop of the process's group: the command ends with the process, which stops it.
+        let loop = context.loops.next()
         let connection = JanusConnection(url: server, loop: loop, token: arguments.value("token"))
         var session: JanusSession?
         do {

@@ -51,7 +51,7 @@ enum PlayCommand: Command {
         let configuration = BotConfiguration(
             server: server, room: room, display: display, token: arguments.value("token"), pin: arguments.value("pin"),
             create: arguments.has("create"), iceAddresses: addresses, listens: false)
-        var player = FilePlayer(configuration: configuration, stopSignal: stopSignal)
+        var player = FilePlayer(configuration: configuration, loops: context.loops, stopSignal: stopSignal)
         player.say = context.standardError
         do {
             let summary = try await player.play(FramePlaylist(sources: sources, loop: arguments.has("loop")), duration: duration)

@@ -38,7 +38,7 @@ enum RecordCommand: Command {
         let plan = try RecordPlan(arguments)
         try plan.recording.checkOutput()
         let addresses = try plan.iceAddresses()
-        let job = RoomRecordingJob(request: plan.recording, iceAddresses: addresses, say: context.standardError)
+        let job = RoomRecordingJob(request: plan.recording, iceAddresses: addresses, loops: context.loops, say: context.standardError)
         let stopSignal = StopSignal()
         let signalWatch = Task {
             if await stopSignal.wait() != 0 { job.stop() }

@@ -69,8 +69,8 @@ enum ServeCommand: Command {
         defer { stopSignal.cancel() }
         let recipes = RecipeLibrary(directory: URL(fileURLWithPath: context.environment["AGENTD_RECIPES"].flatMap { $0.isEmpty ? nil : $0 } ?? "recipes"))
         let bots = RecipeBotJobs.factory(
-            recipes: recipes, environment: RecipeEnvironment(variables: context.environment, log: { line in log.info(line) }))
-        let daemon = Daemon(settings: settings, apiToken: token, log: log, botFactory: bots)
+            recipes: recipes, environment: RecipeEnvironment(loops: context.loops, variables: context.environment, log: { line in log.info(line) }))
+        let daemon = Daemon(settings: settings, apiToken: token, log: log, loops: context.loops, botFactory: bots)
         let port: UInt16
         do {
             port = try daemon.start(address)

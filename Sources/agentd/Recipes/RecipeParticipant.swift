@@ -45,8 +45,8 @@ final class RecipeParticipant: Sendable {
         let configuration = BotConfiguration(
             server: server, room: room, display: display, token: recipe.token, pin: recipe.pin, create: recipe.create,
             iceAddresses: iceAddresses, listens: recipe.listens)
-        // One engine (and transport loop) per bot: an engine joins a room once.
-        let bot = Bot(configuration: configuration)
+        // One engine per bot (an engine joins a room once), on a loop of the process's group.
+        let bot = Bot(configuration: configuration, engine: AgentEngine(group: environment.loops))
         var speaker: Speaker?
         if let track = tracks.audioTrack, let synthesizer {
             speaker = Speaker(track: track, synthesizer: synthesizer, log: environment.log)
@@ -128,6 +128,8 @@ final class RecipeParticipant: Sendable {
 
 /// What a running recipe may use from its surroundings; the CLI and the daemon supply their own.
 struct RecipeEnvironment: Sendable {
+    /// The process's transport loops, where every bot and recording of the recipe runs.
+    var loops: LoopGroup
     /// Environment variables (for finding espeak-ng on `PATH`).
     var variables: [String: String]
     /// espeak-ng's name or path.
@@ -140,8 +142,9 @@ struct RecipeEnvironment: Sendable {
     /// What the summary calls a stop through `run(until:)`: "signal" for the CLI, "request" for a DELETE.
     var stopName = "signal"
 
-    init(variables: [String: String] = ProcessInfo.processInfo.environment, speechCommand: String = "espeak-ng",
+    init(loops: LoopGroup, variables: [String: String] = ProcessInfo.processInfo.environment, speechCommand: String = "espeak-ng",
          log: @escaping @Sendable (String) -> Void = { _ in }, outputRoot: String? = nil) {
+        self.loops = loops
         self.variables = variables
         self.speechCommand = speechCommand
         self.log = log

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// ```swift
 /// let recipe = try RecipeLibrary(directory: recipes).recipe(named: "tone")
-/// let runner = RecipeRunner(recipe: recipe, overrides: .init(room: "demo"), iceAddresses: addresses)
+/// let runner = RecipeRunner(recipe: recipe, overrides: .init(room: "demo"), iceAddresses: addresses,
+///                           environment: RecipeEnvironment(loops: context.loops))
 /// let outcome = try await runner.run(until: { await stopRequested() })
 /// print(outcome.line)
 /// ```
@@ -34,7 +35,7 @@ actor RecipeRunner {
     /// - Parameter recordingLauncher: how the recorder recipe records; nil runs the in-process
     ///   ``RoomRecordingJob`` (tests pass their own).
     init(recipe: Recipe, overrides: RecipeOverrides = RecipeOverrides(), iceAddresses: [String],
-         environment: RecipeEnvironment = RecipeEnvironment(), recordingLauncher: RecordingLauncher? = nil) {
+         environment: RecipeEnvironment, recordingLauncher: RecordingLauncher? = nil) {
         self.recipe = overrides.applied(to: recipe)
         self.iceAddresses = iceAddresses
         self.environment = environment
@@ -151,7 +152,7 @@ actor RecipeRunner {
 
     private func record(server: String, room: String, until stop: @escaping @Sendable () async -> Void) async throws -> RecipeOutcome {
         let request = try RecipeRecording.request(for: recipe, server: server, room: room, outputRoot: environment.outputRoot)
-        let launch = recordingLauncher ?? RecipeRecording.roomRecordingJob(say: environment.log)
+        let launch = recordingLauncher ?? RecipeRecording.roomRecordingJob(loops: environment.loops, say: environment.log)
         startedAt = .now
         outcome.participants = 1
         let result = try await launch(request, iceAddresses, stop)

@@ -1,3 +1,4 @@
+import Agent
 import AgentdCore
 import Foundation
 import Recorder
@@ -19,11 +20,11 @@ struct RecordingLaunchResult: Sendable, Equatable {
 
 /// The recorder recipe's recording: the same in-process ``RoomRecordingJob`` as `agentd record`.
 enum RecipeRecording {
-    /// A launcher that runs a ``RoomRecordingJob``; `say` gets its connection news.
-    static func roomRecordingJob(say: @escaping @Sendable (String) -> Void) -> RecordingLauncher {
+    /// A launcher that runs a ``RoomRecordingJob`` on `loops`; `say` gets its connection news.
+    static func roomRecordingJob(loops: LoopGroup, say: @escaping @Sendable (String) -> Void) -> RecordingLauncher {
         { request, iceAddresses, stop in
             try request.checkOutput()
-            let job = RoomRecordingJob(request: request, iceAddresses: iceAddresses, say: say)
+            let job = RoomRecordingJob(request: request, iceAddresses: iceAddresses, loops: loops, say: say)
             let watch = Task {
                 await stop()
                 if !Task.isCancelled { job.stop() }

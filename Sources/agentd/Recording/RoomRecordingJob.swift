@@ -5,14 +5,14 @@ import Recorder
 import Synchronization
 
 /// One recording of one room, in process: joins as an unseen audience member on its own
-/// ``AgentEngine`` channel, hands every room event to a ``RoomRecorder`` where it happens (frames
+/// ``AgentEngine`` channel (on a loop of the process's ``LoopGroup``), hands every room event to a ``RoomRecorder`` where it happens (frames
 /// on the transport loop, no hop per frame), and ends on its duration, ``stop()``, an output
 /// failure or the connection ending for good, finalizing every file.
 ///
 /// The one recording path: `agentd record` runs one, the daemon runs one per recording job,
 /// and a recorder bot may run one too.
 ///
-///     let job = RoomRecordingJob(request: request, iceAddresses: addresses, say: log)
+///     let job = RoomRecordingJob(request: request, iceAddresses: addresses, loops: context.loops, say: log)
 ///     let outcome = try await job.run()      // elsewhere: job.stop()
 final class RoomRecordingJob: Sendable {
     enum Phase: Sendable {
@@ -23,6 +23,8 @@ final class RoomRecordingJob: Sendable {
 
     let request: RecordingRequest
     let iceAddresses: [String]
+    /// Where the job's engine takes its loop; the job never stops them.
+    let loops: LoopGroup
     /// Receive counters (packets, bytes, loss, NACK, PLI) over every stream subscribed.
     let totals = ReceiveTotals()
     private let say: @Sendable (String) -> Void
@@ -41,9 +43,10 @@ final class RoomRecordingJob: Sendable {
 
     /// - Parameter say: where connection news goes (lost, back again): stderr for the CLI, the log
     ///   for the daemon. Never given a secret.
-    init(request: RecordingRequest, iceAddresses: [String], say: @escaping @Sendable (String) -> Void) {
+    init(request: RecordingRequest, iceAddresses: [String], loops: LoopGroup, say: @escaping @Sendable (String) -> Void) {
         self.request = request
         self.iceAddresses = iceAddresses
+        self.loops = loops
         self.say = say
     }
 
@@ -96,7 +99,8 @@ final class RoomRecordingJob: Sendable {
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
             throw CommandFailure(.outputFailed, error.description, hint: "choose another --out")
         }
-        let engine = AgentEngine(loopCount: 1)
+        // The engine's shutdown below leaves its channel; the group's loop runs on for other jobs.
+        let engine = AgentEngine(group: loops)
         let connection = ConnectionWatch(startedAt: request.startedAt, say: say)
         let totals = self.totals
         let options = ChannelOptions(

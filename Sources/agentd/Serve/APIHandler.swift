@@ -9,6 +9,8 @@ struct APIHandler: Sendable {
     let admission: RequestAdmission
     let registry: JobRegistry
     let settings: ServeSettings
+    /// The process's transport loops, where recording jobs run.
+    let loops: LoopGroup
     let botFactory: BotJobFactory
     let log: ServeLog
 
@@ -54,7 +56,7 @@ struct APIHandler: Sendable {
             log.redact(recording.pin)
             log.redact(JanusURL.credentials(recording.server))
             let log = self.log
-            let job = RoomRecordingJob(request: recording, iceAddresses: settings.iceAddresses) { line in log.info(line, ["room": recording.room]) }
+            let job = RoomRecordingJob(request: recording, iceAddresses: settings.iceAddresses, loops: loops) { line in log.info(line, ["room": recording.room]) }
             do {
                 return try await submit(.recording, RecordingJobWork(job: job))
             } catch {

@@ -1,20 +1,21 @@
 import Agent
 import AgentdCore
 
-/// The daemon assembled: an HTTP server on its own event loop, the API handler and the job
-/// registry. `agentd serve` runs one; tests run one in process with their own bot factory.
+/// The daemon assembled: an HTTP server on its own event loop (the API answers apart from the
+/// media, which runs on the process's ``LoopGroup``), the API handler and the job registry. `agentd serve` runs one; tests run one in process with their own bot factory.
 final class Daemon: Sendable {
     let registry: JobRegistry
     let log: ServeLog
     private let loop: EventLoop
     private let server: HTTPServer
 
-    init(settings: ServeSettings, apiToken: String, log: ServeLog, limits: HTTPLimits = .standard, botFactory: @escaping BotJobFactory) {
+    init(settings: ServeSettings, apiToken: String, log: ServeLog, limits: HTTPLimits = .standard, loops: LoopGroup,
+         botFactory: @escaping BotJobFactory) {
         self.log = log
         log.redact(apiToken)
         registry = JobRegistry(limit: settings.maxJobs, log: log)
         let admission = RequestAdmission(auth: APIAuth(token: apiToken))
-        let handler = APIHandler(admission: admission, registry: registry, settings: settings, botFactory: botFactory, log: log)
+        let handler = APIHandler(admission: admission, registry: registry, settings: settings, loops: loops, botFactory: botFactory, log: log)
         loop = EventLoop(name: "agentd.http")
         server = HTTPServer(
             loop: loop, limits: limits,

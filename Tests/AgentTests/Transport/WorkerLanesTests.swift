@@ -52,6 +52,22 @@ import TestSupport
         #expect(clamped.count == 1 && clamped.capacity == 1)
     }
 
+    /// The kernel shows each lane's name (what `top -H` and a thread count see), not its creator's.
+    @Test func laneThreadsCarryTheirNamesInTheKernel() async {
+        let lanes = WorkerLanes(count: 2, capacity: 4, name: "test.named")
+        defer { lanes.shutdown() }
+        let seen = Mutex<[String]>([])
+        for lane in lanes.lanes {
+            _ = lane.enqueue {
+                let name = ThreadNames.callingThread
+                seen.withLock { $0.append(name) }
+            }
+        }
+        await lanes.flush()
+        #expect(seen.withLock { $0 }.sorted() == ["test.named.0", "test.named.1"], "two lanes, in either order")
+        #expect(ThreadNames.current.count(prefix: "test.named.") == 2, "\(ThreadNames.current.summary)")
+    }
+
     /// A lane held up by slow work: `capacity` items wait, the rest are refused at once and
     /// counted, and only the queued ones run once it moves again.
     @Test func aFullLaneRefusesAtOnceAndCountsInsteadOfBlocking() async throws {

@@ -1,3 +1,4 @@
+import Agent
 import Synchronization
 import Testing
 
@@ -7,12 +8,15 @@ import Testing
 final class CapturedOutput: Sendable {
     let out = Mutex<[String]>([])
     let err = Mutex<[String]>([])
+    /// The test's own transport loops (they start only when a command joins a room).
+    let loops = LoopGroup(name: "test.cli.io")
 
     func tool(environment: [String: String] = [:]) -> CommandLineTool {
         CommandLineTool(
             environment: environment,
             standardOutput: { line in self.out.withLock { $0.append(line) } },
-            standardError: { line in self.err.withLock { $0.append(line) } })
+            standardError: { line in self.err.withLock { $0.append(line) } },
+            loops: loops)
     }
 
     var stdout: String { out.withLock { $0.joined(separator: "\n") } }

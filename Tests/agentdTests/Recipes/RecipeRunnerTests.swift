@@ -21,7 +21,7 @@ import Testing
         let applied = RecipeOverrides(server: "ws://h/", room: "b", create: true, display: "y", duration: 3).applied(to: recipe)
         #expect(applied.server == "ws://h/" && applied.room == "b" && applied.create && applied.display == "y" && applied.duration == 3)
         #expect(RecipeOverrides().applied(to: recipe) == recipe)
-        let runner = RecipeRunner(recipe: recipe, iceAddresses: [])
+        let runner = RecipeRunner(recipe: recipe, iceAddresses: [], environment: RecipeEnvironment(loops: LoopGroup(count: 1, name: "test.recipe")))
         await #expect(throws: CommandFailure(.usage, "recipe t names no server", hint: "give --server or \"server\" in the recipe")) {
             _ = try await runner.run(until: {})
         }
@@ -32,7 +32,10 @@ import Testing
         let recipe = try RecipeLibrary(directory: Self.recipes).recipe(named: "recorder")
         let overrides = RecipeOverrides(server: "ws://10.77.0.2:8188/", room: "r1", duration: 0.05)
         let seen = Shared<(RecordingRequest, [String])?>(nil)
-        let runner = RecipeRunner(recipe: recipe, overrides: overrides, iceAddresses: ["10.77.0.1"]) { request, addresses, stop in
+        let runner = RecipeRunner(
+            recipe: recipe, overrides: overrides, iceAddresses: ["10.77.0.1"],
+            environment: RecipeEnvironment(loops: LoopGroup(count: 1, name: "test.recipe"))
+        ) { request, addresses, stop in
             seen.withLock { $0 = (request, addresses) }
             return RecordingLaunchResult(summary: "recorded 0 participant(s)", stoppedBy: "duration")
         }

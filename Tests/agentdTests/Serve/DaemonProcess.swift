@@ -67,6 +67,25 @@ final class DaemonProcess: Sendable {
         }
     }
 
+    /// The daemon's threads by name (none once it has ended).
+    var threads: ThreadNames {
+        pid.map { ThreadNames.of(pid: $0) } ?? ThreadNames(names: [])
+    }
+
+    /// Starts `count` recordings of `room` (each its own job and engine, into `<room>-<from>`,
+    /// `<room>-<from + 1>`, …) and returns their job ids; every answer must be a 201.
+    func startRecordings(_ count: Int, room: String, from first: Int = 0) async throws -> [String] {
+        var ids: [String] = []
+        for index in first..<(first + count) {
+            let created = try await client.post("/v1/recordings", #"{"room": "\#(room)", "out": "\#(room)-\#(index)"}"#)
+            guard created.status == 201, let id = created.json?["id"]?.stringValue else {
+                throw APIClientFailure(description: "recording \(index) was not created: \(created.status) \(created.text)")
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
     /// Stops the daemon (SIGTERM) if it still runs and removes its scratch directory once it
     /// has ended (it may still write there as it stops). For `defer`: returns at once.
     func finish() {

@@ -14,15 +14,18 @@ final class InProcessDaemon: Sendable {
     let client: APIClient
     let port: UInt16
     let outputRoot: String
+    /// The daemon's transport loops, the test's own (stopped with the daemon).
+    let loops = LoopGroup(name: "test.serve.io")
     private let lines = LogLines()
 
     init(maxJobs: Int = 4, limits: HTTPLimits = .standard, botFactory: @escaping BotJobFactory = ParkedBot.factory) throws {
         outputRoot = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-serve-\(UUID().uuidString)").path
         let lines = self.lines
+        let loops = self.loops
         let log = ServeLog(format: .json) { line in lines.append(line) }
         daemon = Daemon(
             settings: ServeSettings(outputRoot: outputRoot, maxJobs: maxJobs, defaultServer: nil, iceAddresses: ["127.0.0.1"]),
-            apiToken: Self.token, log: log, limits: limits, botFactory: botFactory)
+            apiToken: Self.token, log: log, limits: limits, loops: loops, botFactory: botFactory)
         port = try daemon.start(ListenAddress(host: "127.0.0.1", port: 0))
         client = APIClient(base: "http://127.0.0.1:\(port)", token: Self.token)
     }
@@ -31,6 +34,7 @@ final class InProcessDaemon: Sendable {
 
     func shutdown() async {
         await daemon.shutdown()
+        loops.shutdown()
         try? FileManager.default.removeItem(atPath: outputRoot)
     }
 }
