@@ -10,25 +10,43 @@ import Agent
 /// `placed - SR time` is each track's placement error; video moves by the difference and audio,
 /// which the WAVs and the room mix share, never moves.
 ///
+/// A sender report can itself be late: a sender that stamps it with the RTP time of the last
+/// packet it sent and the wall time of sending the report (aiortc does) puts that packet's
+/// capture up to a frame interval, plus any encoder stall, too late. Such a delay only ever makes
+/// the SR time later, so the error of each track is the largest seen (the least-delayed report)
+/// over the first ``settleMs`` of the participant's media, which stays inside the WebM's 2 s hold.
+/// One CI run had a first video report 108 ms late, and video landed 66 ms after its audio.
+///
 /// The correction is made once per pair of streams: again only after ``reset()`` (a reconnect,
 /// or a track re-anchored after a sender restart). Later SRs refine the wall-clock mapping of
 /// each stream by a few ms of jitter, and following them would move video back and forth.
 struct AVAlignment {
-    /// `placed - SR time` (ms) of the latest SR-mapped frame of each track, until aligned.
+    /// How long after the first placed frame the estimate gathers reports before it commits.
+    static let settleMs: Int64 = 1800
+
+    /// `placed - SR time` (ms), the largest of each track's SR-mapped frames, until aligned.
     private var errorMs: [TrackKind: Int64] = [:]
+    /// The first frame placed since the start or ``reset()``, where the settle time counts from.
+    private var firstPlacedMs: Int64?
     /// The shift given to video, once aligned (0 when the tracks already agreed).
     private(set) var videoShiftMs: Int64?
 
     var isAligned: Bool { videoShiftMs != nil }
 
     /// Takes a placed frame; returns the shift to give video (its anchor and the frames still
-    /// held) when this frame completes the pair, nil otherwise.
+    /// held) when the estimate commits on this frame, nil otherwise. It commits on the first
+    /// frame at least ``settleMs`` after the first placed one once both tracks have a report.
     mutating func placed(kind: TrackKind, atMs placedMs: Int64, senderReportMs: Int64?) -> Int64? {
-        guard videoShiftMs == nil, let senderReportMs else { return nil }
-        let (error, overflow) = placedMs.subtractingReportingOverflow(senderReportMs)
-        guard !overflow else { return nil }
-        errorMs[kind] = error
-        guard let audio = errorMs[.audio], let video = errorMs[.video] else { return nil }
+        guard videoShiftMs == nil else { return nil }
+        let first = firstPlacedMs.map { min($0, placedMs) } ?? placedMs
+        firstPlacedMs = first
+        if let senderReportMs {
+            let (error, overflow) = placedMs.subtractingReportingOverflow(senderReportMs)
+            if !overflow { errorMs[kind] = max(errorMs[kind] ?? .min, error) }
+        }
+        let (settled, overflow) = placedMs.subtractingReportingOverflow(first)
+        guard !overflow, settled >= Self.settleMs,
+              let audio = errorMs[.audio], let video = errorMs[.video] else { return nil }
         let (shift, overflowShift) = audio.subtractingReportingOverflow(video)
         guard !overflowShift else { return nil }
         videoShiftMs = shift
@@ -38,6 +56,7 @@ struct AVAlignment {
     /// Forgets the streams: the next pair of SR-mapped frames aligns again.
     mutating func reset() {
         errorMs.removeAll()
+        firstPlacedMs = nil
         videoShiftMs = nil
     }
 }

@@ -9,21 +9,46 @@ import Testing
 /// by arrival with different delays (the AVSync lab test's flake: a first keyframe 27 ms slower
 /// than the first audio packet put every white frame 27 ms after its beep).
 @Suite(.offThePool) struct AVAlignmentTests {
-    @Test func theShiftIsAudiosErrorMinusVideosOnceBothHaveASenderReport() {
+    @Test func theShiftIsAudiosErrorMinusVideosOnceBothHaveASenderReportAndTheEstimateSettled() {
         var alignment = AVAlignment()
+        let settled = AVAlignment.settleMs
         #expect(alignment.placed(kind: .video, atMs: 140, senderReportMs: nil) == nil)
         #expect(alignment.placed(kind: .video, atMs: 140, senderReportMs: 100) == nil)  // video 40 ms late
-        #expect(!alignment.isAligned)
-        #expect(alignment.placed(kind: .audio, atMs: 205, senderReportMs: 200) == -35)  // audio 5 ms late
+        #expect(alignment.placed(kind: .audio, atMs: 205, senderReportMs: 200) == nil)  // audio 5 ms late
+        #expect(!alignment.isAligned, "both have a report, but the estimate is still gathering")
+        #expect(alignment.placed(kind: .audio, atMs: 140 + settled - 1, senderReportMs: 140 + settled - 6) == nil)
+        #expect(alignment.placed(kind: .audio, atMs: 140 + settled, senderReportMs: 140 + settled - 5) == -35)
         #expect(alignment.isAligned)
         // Later reports move nothing: a few ms of jitter each, and video must not wobble.
-        #expect(alignment.placed(kind: .video, atMs: 500, senderReportMs: 400) == nil)
+        #expect(alignment.placed(kind: .video, atMs: 5000, senderReportMs: 4000) == nil)
         alignment.reset()
         #expect(!alignment.isAligned)
         #expect(alignment.placed(kind: .audio, atMs: 0, senderReportMs: 10) == nil)
-        #expect(alignment.placed(kind: .video, atMs: 0, senderReportMs: 0) == -10)
+        #expect(alignment.placed(kind: .video, atMs: 0, senderReportMs: 0) == nil)
+        #expect(alignment.placed(kind: .video, atMs: settled, senderReportMs: settled) == -10, "settles from the reset")
+        var late = AVAlignment()
+        #expect(late.placed(kind: .audio, atMs: 0, senderReportMs: nil) == nil)
+        #expect(late.placed(kind: .audio, atMs: 3000, senderReportMs: 3000) == nil)
+        #expect(late.placed(kind: .video, atMs: 3010, senderReportMs: 3000) == -10, "a pair after the settle time commits at once")
         var absurd = AVAlignment()
         #expect(absurd.placed(kind: .audio, atMs: .min, senderReportMs: 1) == nil)
+        #expect(absurd.placed(kind: .video, atMs: .max, senderReportMs: -1) == nil)
+    }
+
+    /// A report stamped late (the RTP time of a packet sent a while before the report) makes that
+    /// track's SR time later, never earlier: the least-delayed report, the largest error, wins.
+    @Test func theLeastDelayedReportOfEachTrackSetsTheShift() {
+        var alignment = AVAlignment()
+        // Video's first report is 108 ms late (placed 40 ms late by arrival: error 40 - 108),
+        // its second only 3 ms; audio's reports are 5 and 2 ms late (errors 0 - 5, 0 - 2).
+        #expect(alignment.placed(kind: .audio, atMs: 0, senderReportMs: nil) == nil)
+        #expect(alignment.placed(kind: .video, atMs: 600, senderReportMs: 600 - 40 + 108) == nil)
+        #expect(alignment.placed(kind: .audio, atMs: 700, senderReportMs: 700 + 5) == nil)
+        #expect(alignment.placed(kind: .video, atMs: 1300, senderReportMs: 1300 - 40 + 3) == nil)
+        #expect(alignment.placed(kind: .audio, atMs: 1500, senderReportMs: 1500 + 2) == nil)
+        #expect(alignment.placed(kind: .video, atMs: 1700, senderReportMs: 1700 - 40 + 108) == nil, "a late one again")
+        // (-2) - (40 - 3): video moves 39 ms earlier; the first report alone would have said +66.
+        #expect(alignment.placed(kind: .audio, atMs: AVAlignment.settleMs, senderReportMs: AVAlignment.settleMs + 9) == -39)
     }
 
     /// (stream index, pts in ms) of every packet, in file order. ffmpeg shows audio blocks 7 ms
