@@ -34,12 +34,17 @@ import Testing
         return try #require(packet)
     }
 
-    @Test func packetsComeInOrderFromTheLaneThenSilence() async throws {
+    /// A track with `frames` of tone queued, encoded ahead on a lane of its own.
+    static func prefetching(frames: Int) throws -> (WorkerLane, AudioTrack, AudioPrefetch) {
         let lane = WorkerLane(name: "test.audio", capacity: 4)
-        defer { lane.shutdown() }
         let track = try AudioTrack()
-        #expect(try track.tryPush(Self.tone(frames: 3), sampleRate: 48_000, channels: 1))
-        let prefetch = AudioPrefetch(track: track, lane: lane)
+        #expect(try track.tryPush(tone(frames: frames), sampleRate: 48_000, channels: 1))
+        return (lane, track, AudioPrefetch(track: track, lane: lane))
+    }
+
+    @Test func packetsComeInOrderFromTheLaneThenSilence() async throws {
+        let (lane, track, prefetch) = try Self.prefetching(frames: 3)
+        defer { lane.shutdown() }
         var packets: [AudioTrack.Packet] = []
         for _ in 0..<5 { packets.append(try await Self.takeWhenReady(prefetch)) }
         #expect(packets.map(\.hasAudio) == [true, true, true, false, false])
@@ -47,11 +52,8 @@ import Testing
     }
 
     @Test func aBusyLaneMakesPacketsLateButLosesNoAudio() async throws {
-        let lane = WorkerLane(name: "test.audio", capacity: 4)
+        let (lane, _, prefetch) = try Self.prefetching(frames: 4)
         defer { lane.shutdown() }
-        let track = try AudioTrack()
-        #expect(try track.tryPush(Self.tone(frames: 4), sampleRate: 48_000, channels: 1))
-        let prefetch = AudioPrefetch(track: track, lane: lane)
         #expect(try await Self.takeWhenReady(prefetch).hasAudio)
         await lane.flush()  // the second packet is encoded and waiting
         let release = Self.block(lane)
