@@ -39,6 +39,7 @@ public actor Bot {
     /// What the publisher had sent when it stopped, so summaries can be read after ``stop()``.
     private var finalStatistics: [TrackKind: SendStreamStatistics] = [:]
     private var finalProgress = (frames: 0, passes: 0)
+    private var finalLateFrames = (audio: 0, playlist: 0)
     private var stopped = false
 
     /// How often the pacing timer runs; audio goes out in 20 ms frames, so 10 ms keeps each
@@ -198,6 +199,13 @@ public actor Bot {
         return await pacing.playbackProgress()
     }
 
+    /// Audio packets and file frames that were not encoded or read in time on their worker lanes
+    /// (each went out one pacing tick, 10 ms, late), over the current publishing (for summaries).
+    public func lateFrames() async -> (audio: Int, playlist: Int) {
+        guard let pacing else { return finalLateFrames }
+        return await pacing.lateFrames()
+    }
+
     /// Stops publishing, leaves the room and ends ``events``. Idempotent.
     public func stop() async {
         guard !stopped else { return }
@@ -208,6 +216,7 @@ public actor Bot {
         }
         if let pacing {
             finalProgress = await pacing.playbackProgress()
+            finalLateFrames = await pacing.lateFrames()
             await pacing.stop()
         }
         pacing = nil

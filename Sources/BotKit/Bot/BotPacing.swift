@@ -97,11 +97,22 @@ actor BotPacing {
         return (try? await loop.submit { (scheduler.playlistFrames, scheduler.passes) }) ?? (0, 0)
     }
 
+    /// Audio packets and playlist frames that were not ready on the worker lanes when due (each
+    /// went out a tick later).
+    func lateFrames() async -> (audio: Int, playlist: Int) {
+        let scheduler = self.scheduler
+        return (try? await loop.submit { scheduler.lateFrames }) ?? (0, 0)
+    }
+
     /// Stops sending. Idempotent.
     func stop() async {
         videoTrack?.removeSink()
         guard let timer else { return }
         self.timer = nil
-        try? await loop.submit { timer.cancel() }
+        let scheduler = self.scheduler
+        try? await loop.submit {
+            timer.cancel()
+            scheduler.stop()
+        }
     }
 }

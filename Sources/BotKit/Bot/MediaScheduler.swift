@@ -3,8 +3,10 @@ import Agent
 /// Paces a bot's pulled media on the transport loop against one absolute clock: a live audio
 /// track gives a 20 ms Opus packet every 20 ms (silence when nothing was pushed), and a playlist's
 /// frames go out at start + their playback time. Runs from a repeating loop timer, so there is
-/// no task or thread hop per frame. Pushed video does not pass through here: its encoder hands
-/// frames to the loop as they are made.
+/// no task or thread hop per frame. The work behind the frames is not done here: the track's
+/// packets are encoded ahead (``AudioPrefetch``) and the playlist is read ahead
+/// (``FramePrefetch``) on worker lanes, and the loop only sends. Pushed video does not pass
+/// through here: its encoder hands frames to the loop as they are made.
 ///
 /// Confined to the loop (every method runs from the loop's timer or through `loop.execute`).
 final class MediaScheduler: @unchecked Sendable {
@@ -25,11 +27,11 @@ final class MediaScheduler: @unchecked Sendable {
     private(set) var publishing: PublishSession
     private let emit: @Sendable (BotEvent) -> Void
     private let start: ContinuousClock.Instant
-    private var audioTrack: (track: AudioTrack, mid: String)?
+    private var audio: (prefetch: AudioPrefetch, mid: String)?
     private var audioFrameIndex: Int64 = 0
     private(set) var audioFramesSkipped: Int64 = 0
 
-    private var playlist: FramePlaylist?
+    private let playlist: FramePrefetch?
     private var playlistMids: [TrackKind: String]
     private var playbackLimit: Int64?
     private var pendingItem: FramePlaylist.Item?
@@ -42,8 +44,8 @@ final class MediaScheduler: @unchecked Sendable {
         playbackLimit: Duration?, emit: @escaping @Sendable (BotEvent) -> Void
     ) {
         self.publishing = publishing
-        self.audioTrack = audioTrack.map { (track: $0.0, mid: $0.1) }
-        self.playlist = playlist
+        audio = audioTrack.map { (prefetch: AudioPrefetch(track: $0.0), mid: $0.1) }
+        self.playlist = playlist.map { FramePrefetch($0) }
         self.playlistMids = playlistMids
         self.playbackLimit = playbackLimit.map { $0.totalNanoseconds }
         self.emit = emit
@@ -54,7 +56,7 @@ final class MediaScheduler: @unchecked Sendable {
     /// knows them by. The clocks go on: what was due during the outage is skipped, not burst.
     func switchPublishing(to session: PublishSession, mids: [TrackKind: String]) {
         publishing = session
-        if let audioTrack, let mid = mids[.audio] { self.audioTrack = (audioTrack.track, mid) }
+        if let audio, let mid = mids[.audio] { self.audio = (audio.prefetch, mid) }
         if !playlistMids.isEmpty { playlistMids = mids }
     }
 
@@ -66,7 +68,7 @@ final class MediaScheduler: @unchecked Sendable {
     }
 
     private func sendAudio(now: ContinuousClock.Instant) {
-        guard let (track, mid) = audioTrack else { return }
+        guard let (prefetch, mid) = audio else { return }
         let elapsed = now - start
         var due = Self.audioFrame * Int(audioFrameIndex)
         if elapsed - due > Self.maxAudioLag {
@@ -76,7 +78,8 @@ final class MediaScheduler: @unchecked Sendable {
             due = Self.audioFrame * Int(audioFrameIndex)
         }
         while due <= elapsed {
-            let packet = track.nextPacket()
+            // Not encoded yet (counted): the next tick sends it, a tick late.
+            guard let packet = prefetch.take() else { return }
             publishing.send(frame: packet.bytes, mid: mid, rtpTimestamp: audioFrameIndex * Self.audioFrameTicks, isKeyframe: true)
             audioFrameIndex += 1
             due = Self.audioFrame * Int(audioFrameIndex)
@@ -88,13 +91,15 @@ final class MediaScheduler: @unchecked Sendable {
         let elapsed = (now - start).totalNanoseconds
         while true {
             if pendingItem == nil {
-                do {
-                    pendingItem = try playlist.next()
-                } catch {
-                    finish(.readError(String(describing: error)))
+                switch playlist.next() {
+                case .item(let item):
+                    pendingItem = item
+                case .waiting:
                     return
-                }
-                guard pendingItem != nil else {
+                case .ended(let readError?):
+                    finish(.readError(readError))
+                    return
+                case .ended(nil):
                     finish(.endOfFiles)
                     return
                 }
@@ -125,10 +130,20 @@ final class MediaScheduler: @unchecked Sendable {
 
     private func finish(_ end: BotEvent.PlaybackEnd) {
         playbackEnd = end
+        playlist?.stop()
         if let position, end != .duration { emit(.fileEnded(entry: position.entry, pass: position.pass)) }
         emit(.playbackFinished(end))
     }
 
     /// How many passes through the playlist have started.
     var passes: Int { (position?.pass ?? 0) + 1 }
+
+    /// Audio packets not encoded in time, and playlist reads that fell behind (each sent a tick late).
+    var lateFrames: (audio: Int, playlist: Int) { (audio?.prefetch.late ?? 0, playlist?.underruns ?? 0) }
+
+    /// Ends the lanes' work for this scheduler (the bot stopped).
+    func stop() {
+        audio?.prefetch.stop()
+        playlist?.stop()
+    }
 }

@@ -6,7 +6,7 @@ import Agent
 /// starts after the longest track of the previous one; with `loop`, the list starts over after
 /// its last entry, and every pass keeps one continuous timeline.
 public final class FramePlaylist {
-    public struct Item {
+    public struct Item: Sendable {
         public var kind: TrackKind
         public var frame: EncodedMediaFrame
         /// Time from the start of playback, entries and passes included.

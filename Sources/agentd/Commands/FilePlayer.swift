@@ -11,6 +11,8 @@ struct FilePlayer {
         var passes = 1
         var stoppedBy = "end of files"
         var sent: [TrackKind: SendStreamStatistics] = [:]
+        /// Frames not read or encoded in time off the loop (each sent 10 ms late); shown when any.
+        var late = 0
 
         /// The closing line: what was played, and what the receivers asked of us.
         var line: String {
@@ -20,6 +22,7 @@ struct FilePlayer {
             let keyframeRequests = sent.values.reduce(0) { $0 + $1.plisReceived + $1.firsReceived }
             return "\(frames) frames (\(passes) pass(es)); stopped by \(stoppedBy); sent \(packets) packets, "
                 + "\(nacks) NACKs answered with \(resent) retransmissions, \(keyframeRequests) keyframe requests"
+                + (late > 0 ? ", \(late) frames sent late (file reads behind)" : "")
         }
     }
 
@@ -80,6 +83,8 @@ struct FilePlayer {
         }
         if let reason = stopped.withLock({ $0 }) { summary.stoppedBy = reason }
         (summary.frames, summary.passes) = await bot.playbackProgress()
+        let late = await bot.lateFrames()
+        summary.late = late.audio + late.playlist
         summary.sent = await bot.sendStatistics()
         await bot.stop()
         return summary
