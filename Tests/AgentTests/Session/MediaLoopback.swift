@@ -35,6 +35,15 @@ final class MediaLoopback: Sendable {
             statisticsInterval: statisticsInterval, sink: { event in seen.events.withLock { $0.append(event) } })
     }
 
+    /// Runs `body` with a fresh loopback under the shared usrsctp lock, and shuts it down on
+    /// every path.
+    static func run(statisticsInterval: Duration = .seconds(1), _ body: (MediaLoopback) async throws -> Void) async throws {
+        try await SharedResourceLock.usrsctp.withShared {
+            let loopback = try MediaLoopback(statisticsInterval: statisticsInterval)
+            try await withCleanup { try await body(loopback) } cleanup: { await loopback.shutdown() }
+        }
+    }
+
     var handlers: SubscriberMedia.LinkHandlers {
         SubscriberMedia.LinkHandlers(
             onFailure: { [seen] reason in seen.failures.withLock { $0.append(reason) } },

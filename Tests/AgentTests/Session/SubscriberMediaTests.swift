@@ -9,16 +9,9 @@ import Testing
 /// its routes, media and data into the sink, the stream timers, the link's handlers, and a new
 /// PeerConnection after the link's is closed.
 @Suite(.serialized) struct SubscriberMediaTests {
-    private func withLoopback(statisticsInterval: Duration = .seconds(1), _ body: (MediaLoopback) async throws -> Void) async throws {
-        try await SharedResourceLock.usrsctp.withShared {
-            let loopback = try MediaLoopback(statisticsInterval: statisticsInterval)
-            try await withCleanup { try await body(loopback) } cleanup: { await loopback.shutdown() }
-        }
-    }
-
     @Test("the answer routes each accepted section to its feed; frames and data reach the sink")
     func answerRoutesMediaAndData() async throws {
-        try await withLoopback { loopback in
+        try await MediaLoopback.run { loopback in
             #expect(loopback.subscriber.peer == nil, "no PeerConnection before the first offer")
             let answer = try await loopback.connect()
             #expect(loopback.subscriber.peer != nil)
@@ -47,7 +40,7 @@ import Testing
 
     @Test("a section with a codec we lack is a warning; an inactive one is not; a section without a feed gets no route")
     func warningsAndRoutesFollowTheOffer() async throws {
-        try await withLoopback { loopback in
+        try await MediaLoopback.run { loopback in
             let tracks = [
                 OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0x10),
                 OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x11),
@@ -74,7 +67,7 @@ import Testing
 
     @Test("a failure and a lost data transport reach the link's handlers")
     func linkHandlersHearTheConnection() async throws {
-        try await withLoopback { loopback in
+        try await MediaLoopback.run { loopback in
             _ = try await loopback.connect()
             try await pollUntil(timeout: .seconds(10), "the subscriber's data channel") {
                 let peer = loopback.subscriber.peer
@@ -92,7 +85,7 @@ import Testing
 
     @Test("closing the link's connection clears the routes; the next offer makes a new PeerConnection")
     func closeConnectionThenANewLink() async throws {
-        try await withLoopback { loopback in
+        try await MediaLoopback.run { loopback in
             _ = try await loopback.connect()
             let first = try #require(loopback.subscriber.peer)
             let router = loopback.subscriber.router
@@ -119,7 +112,7 @@ import Testing
 
     @Test("the timers report statistics while they run, not before they start")
     func tickingReportsStatistics() async throws {
-        try await withLoopback(statisticsInterval: .milliseconds(100)) { loopback in
+        try await MediaLoopback.run(statisticsInterval: .milliseconds(100)) { loopback in
             _ = try await loopback.connect()
             let session = try await loopback.publisher.startSession(tracks: MediaLoopback.tracks)
             try await loopback.sendAudio(session, count: 5)
@@ -132,7 +125,7 @@ import Testing
     @Test("stopping the timers sends every track's statistics a last time; never started, nothing")
     func stopTickingReportsFinalStatistics() async throws {
         // An hour between reports: any report seen here is the final one.
-        try await withLoopback(statisticsInterval: .seconds(3600)) { loopback in
+        try await MediaLoopback.run(statisticsInterval: .seconds(3600)) { loopback in
             _ = try await loopback.connect()
             await loopback.subscriber.stopTicking()
             #expect(loopback.statisticsReports == 0, "the timers never ran")
