@@ -21,37 +21,28 @@ extension JanusAudience {
     }
 
     private func performICERestart(generation: Int) async throws {
-        guard !stopped, generation == self.generation, let subscriber, let peer else { throw CancellationError() }
+        guard !stopped, generation == self.generation, let subscriber, media.peer != nil else { throw CancellationError() }
         let reply = try await subscriber.handle.message(["request": "configure", "restart": true])
         let offer = try VideoRoomSubscriber.offer(from: reply.data, jsep: reply.jsep)
         guard generation == self.generation else { throw CancellationError() }
         try await negotiate(offer, generation: generation)
         let mid = (try? SessionDescription.parse(offer.sdp))?.attribute("mid", media: 0) ?? "0"
-        let candidates = try await loop.submit { peer.localParameters?.candidates ?? [] }
-        for candidate in candidates {
+        for candidate in try await media.localCandidates() {
             try await subscriber.handle.trickle(candidate: [
                 "candidate": .string("candidate:" + candidate), "sdpMid": .string(mid), "sdpMLineIndex": 0,
             ])
         }
         try await subscriber.handle.trickleCompleted()
-        let packetsBefore = try await loop.submit { peer.counters.rtpIn }
-        try await waitUntilRecovered(
-            peer, generation: generation, packetsBefore: packetsBefore, timeout: configuration.iceRestartTimeout)
+        try await media.waitUntilRecovered(timeout: configuration.iceRestartTimeout) { [weak self] in
+            await self?.recoveryExpectsMedia(generation: generation)
+        }
     }
 
-    /// Polls until the PeerConnection is connected again and, when we receive tracks, RTP flows
-    /// again: our side's checks can succeed while Janus has not nominated the new pair yet.
-    private func waitUntilRecovered(_ peer: PeerConnection, generation: Int, packetsBefore: Int, timeout: Duration) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            guard !stopped, generation == self.generation else { throw CancellationError() }
-            let (state, packets) = try await loop.submit { (peer.state, peer.counters.rtpIn) }
-            // A few dozen packets: more than stragglers of the old path.
-            if state == .connected, tracks.isEmpty || packets > packetsBefore + 25 { return }
-            if case .closed = state { throw PeerConnectionError.closed }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw PeerConnectionError.iceFailed
+    /// For ``SubscriberMedia/waitUntilRecovered(timeout:wanted:)``: nil once the wait is moot
+    /// (stopped, or another link), else whether we receive tracks, so RTP must flow again.
+    private func recoveryExpectsMedia(generation: Int) -> Bool? {
+        guard !stopped, generation == self.generation else { return nil }
+        return !tracks.isEmpty
     }
 
     /// Forces an ICE restart of a healthy connection, as a media failure would: for tests and
@@ -62,7 +53,6 @@ extension JanusAudience {
 
     /// Kills the subscriber's data transport as a long outage would (SCTP gave up): for tests.
     func simulateDataTransportLoss() async throws {
-        guard let peer else { return }
-        try await loop.submit { peer.simulateDataTransportLoss() }
+        try await media.simulateDataTransportLoss()
     }
 }

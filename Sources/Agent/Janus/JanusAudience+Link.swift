@@ -29,15 +29,7 @@ extension JanusAudience {
         generation += 1
         for task in linkTasks { task.cancel() }
         linkTasks.removeAll()
-        let peer = self.peer
-        self.peer = nil
-        peer?.close()
-        let router = self.router
-        let ticker = self.ticker
-        loop.execute {
-            ticker?.peer = nil
-            router.update(routes: [])
-        }
+        media.closeConnection()
         let subscriber = self.subscriber, videoRoom = self.videoRoom, session = self.session, connection = self.connection
         self.subscriber = nil
         self.videoRoom = nil

@@ -113,35 +113,23 @@ extension JanusAudience {
     /// Answers one offer: routes first (so the first packets find their streams), then `start`.
     func negotiate(_ offer: VideoRoomSubscriber.Offer, generation: Int) async throws {
         let description = try SessionDescription.parse(offer.sdp)
-        let peer = try peerConnection(generation: generation)
-        let (answer, negotiated) = try await peer.answer(offer: description, dataChannelLabel: "JanusDataChannel")
-        guard generation == self.generation else { return }
         // An offer without a stream list (the answer to an ICE restart's `configure`) keeps the
         // media sections of the last one.
         let streams = offer.streams.isEmpty ? offeredStreams : offer.streams
-        offeredStreams = streams
         let feedsByMid = Dictionary(streams.compactMap { stream in stream.feedID.map { (stream.mid, $0) } }) { first, _ in first }
-        var routes: [SubscriptionRouter.Route] = []
-        for stream in negotiated where stream.isAccepted && stream.kind != .data {
-            guard let feed = feedsByMid[stream.mid], let codec = stream.codec else { continue }
-            routes.append(SubscriptionRouter.Route(
-                mid: stream.mid, participantID: feed, kind: stream.kind == .audio ? .audio : .video, codec: codec,
-                clockRate: stream.clockRate, ssrcs: stream.ssrcs, midExtensionID: stream.midExtensionID))
-        }
+        let answer = try await media.answer(
+            offer: description, feedsByMid: feedsByMid, dataChannelLabel: VideoRoom.dataChannelLabel,
+            handlers: linkHandlers(generation: generation))
+        guard generation == self.generation else { return }
+        offeredStreams = streams
         // Sections Janus emptied (a publisher left) come back inactive: that is no problem. A
         // section with media we cannot take (H.264) is worth a warning.
-        for (index, stream) in negotiated.enumerated() where !stream.isAccepted && stream.kind != .data {
-            let section = description.media[index]
-            guard !section.isRejected, section.direction == "sendonly" || section.direction == "sendrecv" else { continue }
-            warnings.append("mid \(stream.mid): \(stream.rejection ?? "rejected")")
-        }
-        let router = self.router
-        let finalRoutes = routes
-        try await loop.submit { router.update(routes: finalRoutes) }
+        warnings.append(contentsOf: answer.warnings)
+        try await media.install(routes: answer.routes)
         guard generation == self.generation else { return }
-        reportTracks(routes)
+        reportTracks(answer.routes)
         guard let subscriber else { return }
-        try await subscriber.start(answer: answer.text)
+        try await subscriber.start(answer: answer.sdp.text)
     }
 
     private func reportTracks(_ routes: [SubscriptionRouter.Route]) {
@@ -155,30 +143,16 @@ extension JanusAudience {
         tracks = current
     }
 
-    /// The link's subscriber PeerConnection, created on first use. Its state changes come back
-    /// here: a failure is a drop (ICE restart first).
-    private func peerConnection(generation: Int) throws -> PeerConnection {
-        if let peer { return peer }
-        let router = self.router
-        let sink = self.sink
-        let handlers = PeerConnection.Handlers(
-            onState: { [weak self] state in
-                guard case .failed(let reason) = state else { return }
+    /// What the link's subscriber PeerConnection reports back: a failure is a drop (ICE restart
+    /// first), a lost data transport a drop that needs a new link. Both are fenced by `generation`.
+    private func linkHandlers(generation: Int) -> SubscriberMedia.LinkHandlers {
+        SubscriberMedia.LinkHandlers(
+            onFailure: { [weak self] reason in
                 Task { await self?.mediaFailed(generation: generation, reason: reason) }
-            },
-            onRTP: { header, packet in router.handleRTP(header, packet) },
-            onRTCP: { packets in router.handleRTCP(packets) },
-            onDataChannel: { event in
-                if case .message(let message) = event { sink(.data(participantID: nil, payload: message.payload, at: Date())) }
             },
             onDataTransportLost: { [weak self] in
                 // An ICE restart would keep the dead association: only a new link brings data back.
                 Task { await self?.linkLost(generation: generation, reason: "the data channel's SCTP association was lost") }
             })
-        let peer = try PeerConnection(
-            loop: loop, localAddresses: configuration.iceAddresses, handlers: handlers, iceConsentFreshness: true)
-        self.peer = peer
-        if let ticker { loop.execute { ticker.peer = peer } }
-        return peer
     }
 }

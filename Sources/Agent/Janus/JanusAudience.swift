@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Control (Janus requests, renegotiation) runs in this actor, one command at a time in order;
 /// media runs on the transport loop, from the PeerConnection through the ``SubscriptionRouter``
-/// straight into `sink`, with no actor hop per packet.
+/// straight into `sink`, with no actor hop per packet. The media objects are ``SubscriberMedia``'s:
+/// this actor hands it Janus's offers and hears back when the connection fails.
 ///
 /// **Connection state.** ``start()`` reports ``ConnectionState/connecting`` then
 /// ``ConnectionState/connected``. A drop — the WebSocket closing, the session probe failing
@@ -68,7 +69,8 @@ public actor JanusAudience {
     public let configuration: Configuration
     public let loop: EventLoop
     let sink: @Sendable (RoomEvent) -> Void
-    let router: SubscriptionRouter
+    /// The subscriber PeerConnection of the current link, the router and the stream timers.
+    let media: SubscriberMedia
     /// The core token for the next connection (``updateToken(_:)``).
     var token: String?
 
@@ -77,7 +79,6 @@ public actor JanusAudience {
     var session: JanusSession?
     var videoRoom: VideoRoom?
     var subscriber: VideoRoomSubscriber?
-    var peer: PeerConnection?
     var joined: VideoRoomJoined?
     /// The subscriber streams (mid → feed) of the link's last offer that listed them.
     var offeredStreams: [VideoRoomSubscriberStream] = []
@@ -95,8 +96,6 @@ public actor JanusAudience {
     var phase = Phase.idle
     var stopped = false
     var recovery: Task<Void, Never>?
-    var ticker: StreamTicker?
-    var timer: LoopTimer?
     /// Problems that did not stop the session (a failed renegotiation, an unusable offer).
     public internal(set) var warnings: [String] = []
     /// The last state reported; nil before ``start()``.
@@ -115,8 +114,13 @@ public actor JanusAudience {
         self.loop = loop
         self.sink = sink
         token = configuration.token
-        router = SubscriptionRouter(loop: loop, sink: sink)
+        media = SubscriberMedia(
+            loop: loop, localAddresses: configuration.iceAddresses, tickInterval: configuration.tickInterval,
+            statisticsInterval: configuration.statisticsInterval, sink: sink)
     }
+
+    /// The current link's subscriber PeerConnection, for tests and diagnostics.
+    var peer: PeerConnection? { media.peer }
 
     // MARK: Start and stop
 
@@ -140,7 +144,8 @@ public actor JanusAudience {
         }
         guard !stopped else { return }  // stopped while joining: stop() has torn it down
         phase = .connected
-        startTimers()
+        // Stream timers (NACK, PLI/FIR, receiver reports) and statistics, on the loop.
+        media.startTicking()
         report(.connected)
         announce(joined.publishers)
     }
@@ -150,9 +155,8 @@ public actor JanusAudience {
         guard !stopped else { return }
         stopped = true
         commands?.finish()
-        timer?.cancel()
         // Final figures, so what the sink keeps (a manifest) covers every packet received.
-        if let ticker { try? await loop.submit { ticker.reportStatistics() } }
+        await media.stopTicking()
         if let recovery {
             // A rejoin in flight fails fast once its connection is closed.
             recovery.cancel()
@@ -230,26 +234,15 @@ public actor JanusAudience {
         report(.disconnected(reason: reason))
     }
 
-    // MARK: Timers
-
-    /// Stream timers (NACK, PLI/FIR, receiver reports) and statistics run on the transport
-    /// loop from a GLib timeout: no task or actor hop per tick.
-    private func startTimers() {
-        let ticker = StreamTicker(router: router, sink: sink, statisticsEvery: max(1, Int(configuration.statisticsInterval / configuration.tickInterval)))
-        self.ticker = ticker
-        if let peer { loop.execute { ticker.peer = peer } }
-        timer = loop.scheduleRepeating(every: configuration.tickInterval) { ticker.fire() }
-    }
+    // MARK: Media
 
     /// Statistics of the transport, for tests and diagnostics.
     public func transportCounters() async throws -> PeerConnection.Counters? {
-        guard let peer else { return nil }
-        return try await loop.submit { peer.counters }
+        try await media.counters()
     }
 
     /// Asks the sender of a participant's track for a keyframe (PLI, then FIR), from any thread.
     public nonisolated func requestKeyframe(participantID: String, kind: TrackKind) {
-        let router = self.router
-        loop.execute { router.requestKeyframe(participantID: participantID, kind: kind) }
+        media.requestKeyframe(participantID: participantID, kind: kind)
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 /// connection and runs a ``PublishSession`` on it (sender reports, NACK answered from the send
 /// history, PLI/FIR turned into keyframe requests).
 ///
+/// The media objects are ``PublisherMedia``'s: this actor carries its offer and Janus's answer.
 /// It paces nothing itself: the caller sends encoded frames through ``Published/session`` on
 /// ``loop`` (BotKit's tracks and players do). What ends the publishing from outside (Janus hangs
 /// up the PeerConnection, the room is destroyed, the signaling connection closes) reaches `sink`
@@ -51,7 +52,8 @@ public actor JanusPublisher {
     private let sink: @Sendable (RoomEvent) -> Void
     private let connection: JanusConnection
     private var videoRoom: VideoRoom?
-    private var peer: PeerConnection?
+    /// The PeerConnection and, once connected, its PublishSession.
+    private var media: PublisherMedia?
     private var published: Published?
     private var watcher: Task<Void, Never>?
 
@@ -73,18 +75,18 @@ public actor JanusPublisher {
         self.videoRoom = videoRoom
         if configuration.create { try await videoRoom.createIfMissing(room: configuration.room, pin: configuration.pin) }
         let joined = try await videoRoom.joinAsPublisher(room: configuration.room, display: configuration.display, pin: configuration.pin)
-        let peer = try PeerConnection(loop: loop, localAddresses: configuration.iceAddresses)
-        self.peer = peer
-        let offer = try await peer.offer(tracks: tracks, dataChannelLabel: dataChannel ? "JanusDataChannel" : nil)
+        let media = try PublisherMedia(loop: loop, localAddresses: configuration.iceAddresses)
+        self.media = media
+        let offer = try await media.offer(tracks: tracks, dataChannelLabel: dataChannel ? VideoRoom.dataChannelLabel : nil)
         let answer = try await publish(offer, tracks: tracks, on: videoRoom)
-        try await peer.acceptAnswer(answer)
-        try await waitConnected(peer)
+        try await media.accept(answer: answer)
+        try await waitConnected(media)
 
-        let publishing = try PublishSession(peer: peer, tracks: tracks)
-        try await loop.submit { publishing.start() }
+        let publishing = try await media.startSession(tracks: tracks)
         let published = Published(publisherID: joined.id, session: publishing, tracks: tracks)
         self.published = published
-        if dataChannel { await waitForDataChannel(peer) }
+        // A room that refused data leaves the channel closed; sends then throw.
+        if dataChannel { await media.waitForDataChannel(timeout: .seconds(5)) }
         watcher = Self.watch(videoRoom, sink: sink)
         return published
     }
@@ -104,34 +106,20 @@ public actor JanusPublisher {
         return answer
     }
 
-    private func waitConnected(_ peer: PeerConnection) async throws {
-        let deadline = ContinuousClock.now + configuration.connectTimeout
-        while ContinuousClock.now < deadline {
-            let state = try await loop.submit { peer.state }
-            if state == .connected { return }
-            if case .failed(let reason) = state { throw JanusPublisherError.connectionFailed(reason) }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw JanusPublisherError.connectionFailed("no media connection to Janus within \(configuration.connectTimeout)")
-    }
-
-    /// Waits a little for the data channel to open, so a send right after start works. A room
-    /// that refused data leaves it closed; sends then throw.
-    private func waitForDataChannel(_ peer: PeerConnection) async {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            guard let open = try? await loop.submit({ peer.dataChannelStreamID != nil }) else { return }
-            if open { return }
-            try? await Task.sleep(for: .milliseconds(20))
+    private func waitConnected(_ media: PublisherMedia) async throws {
+        switch try await media.waitConnected(timeout: configuration.connectTimeout) {
+        case .connected: return
+        case .failed(let reason): throw JanusPublisherError.connectionFailed(reason)
+        case .timedOut: throw JanusPublisherError.connectionFailed("no media connection to Janus within \(configuration.connectTimeout)")
         }
     }
 
     /// Sends a data message to everyone subscribed to our data.
     /// - Throws: ``JanusPublisherError/notStarted``, ``JanusPublisherError/dataChannelUnavailable``.
     public func send(_ payload: DataChannelMessage.Payload) async throws {
-        guard let peer else { throw JanusPublisherError.notStarted }
+        guard let media else { throw JanusPublisherError.notStarted }
         do {
-            try await loop.submit { try peer.sendData(payload) }
+            try await media.send(payload)
         } catch is PeerConnectionError {
             throw JanusPublisherError.dataChannelUnavailable
         }
@@ -139,14 +127,8 @@ public actor JanusPublisher {
 
     /// Send-side counters per published track (by mid).
     public func statistics() async -> [String: SendStreamStatistics] {
-        guard let published else { return [:] }
-        let mids = published.tracks.map(\.mid)
-        let session = published.session
-        return (try? await loop.submit {
-            var result: [String: SendStreamStatistics] = [:]
-            for mid in mids { result[mid] = session.statistics(mid: mid) }
-            return result
-        }) ?? [:]
+        guard published != nil, let media else { return [:] }
+        return await media.statistics()
     }
 
     /// Uses `token` for every later request (token renewal), without reconnecting.
@@ -177,16 +159,15 @@ public actor JanusPublisher {
     public func stop() async {
         watcher?.cancel()
         watcher = nil
-        if let published {
-            let session = published.session
-            try? await loop.submit { session.stop() }
+        if published != nil {
+            await media?.stopSession()
             try? await videoRoom?.unpublish()
         }
         published = nil
-        // Closed on the loop before anyone shuts the loop down: a close merely queued there
-        // could be dropped with the loop, leaking the SCTP association (and usrsctp with it).
-        if let peer { try? await loop.submit { peer.close() } }
-        peer = nil
+        // Closed on the loop (awaited) before anyone shuts the loop down: a close merely queued
+        // there could be dropped with the loop, leaking the SCTP association (and usrsctp with it).
+        await media?.close()
+        media = nil
         if let videoRoom {
             await videoRoom.close()
         } else {

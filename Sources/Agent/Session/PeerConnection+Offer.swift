@@ -4,8 +4,8 @@ extension PeerConnection {
     /// Gathers candidates and returns our offer. The connection is ICE-controlling.
     ///
     /// - Parameter dataChannelLabel: adds a data section and, once SCTP is up, opens a channel
-    ///   with this label.
-    public func offer(tracks: [OfferBuilder.Track], dataChannelLabel: String? = "JanusDataChannel") async throws(PeerConnectionError)
+    ///   with this label; nil offers no data. No default: the label is the platform's choice.
+    public func offer(tracks: [OfferBuilder.Track], dataChannelLabel: String?) async throws(PeerConnectionError)
         -> SessionDescription
     {
         let result: Result<SessionDescription, PeerConnectionError> = await withCheckedContinuation { continuation in

@@ -107,7 +107,8 @@ import Testing
         defer { loop.shutdown() }
         let publisher = try PeerConnection(loop: loop, localAddresses: ["127.0.0.1"])
         defer { publisher.close() }
-        let offer = try await publisher.offer(tracks: [OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)])
+        let offer = try await publisher.offer(
+            tracks: [OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)], dataChannelLabel: "data")
         var answer = offer
         for index in answer.media.indices {
             answer.media[index].attributes = answer.media[index].attributes.map { $0.name == "setup" ? SDPAttribute("setup", "actpass") : $0 }
