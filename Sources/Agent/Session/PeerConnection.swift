@@ -137,7 +137,7 @@ public final class PeerConnection: @unchecked Sendable {
     ///
     /// - Parameter dataChannelLabel: when the offer has a data section, we open a channel with
     ///   this label once SCTP is up; Janus relays data to subscribers only after they open one.
-    public func answer(offer: SessionDescription, dataChannelLabel: String? = "JanusDataChannel") async throws(PeerConnectionError)
+    public func answer(offer: SessionDescription, dataChannelLabel: String?) async throws(PeerConnectionError)
         -> (answer: SessionDescription, streams: [NegotiatedStream])
     {
         let result: Result<(SessionDescription, [NegotiatedStream]), PeerConnectionError> = await withCheckedContinuation { continuation in
