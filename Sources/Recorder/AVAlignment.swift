@@ -15,7 +15,7 @@ import Agent
 /// each stream by a few ms of jitter, and following them would move video back and forth.
 struct AVAlignment {
     /// `placed - SR time` (ms) of the latest SR-mapped frame of each track, until aligned.
-    private var errorMs: [TrackKind: Int64] = [:]
+    private var errorMs: [MediaKind: Int64] = [:]
     /// The shift given to video, once aligned (0 when the tracks already agreed).
     private(set) var videoShiftMs: Int64?
 
@@ -23,7 +23,7 @@ struct AVAlignment {
 
     /// Takes a placed frame; returns the shift to give video (its anchor and the frames still
     /// held) when this frame completes the pair, nil otherwise.
-    mutating func placed(kind: TrackKind, atMs placedMs: Int64, senderReportMs: Int64?) -> Int64? {
+    mutating func placed(kind: MediaKind, atMs placedMs: Int64, senderReportMs: Int64?) -> Int64? {
         guard videoShiftMs == nil, let senderReportMs else { return nil }
         let (error, overflow) = placedMs.subtractingReportingOverflow(senderReportMs)
         guard !overflow else { return nil }

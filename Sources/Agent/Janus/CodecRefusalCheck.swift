@@ -26,7 +26,7 @@ enum CodecRefusalCheck {
     }
 
     private static func allows(_ codecs: VideoRoomCodecs, _ track: OfferBuilder.Track) -> Bool {
-        let name = track.codec.rawValue.lowercased()
+        let name = track.codec.name
         return track.kind == .audio ? codecs.allows(audio: name) : codecs.allows(video: name)
     }
 }

@@ -13,7 +13,7 @@ final class MediaScheduler: @unchecked Sendable {
 
     struct Output {
         var mid: String
-        var kind: TrackKind
+        var kind: MediaKind
     }
 
     static let audioFrame = Duration.milliseconds(20)
@@ -30,7 +30,7 @@ final class MediaScheduler: @unchecked Sendable {
     private(set) var audioFramesSkipped: Int64 = 0
 
     private var playlist: FramePlaylist?
-    private var playlistMids: [TrackKind: String]
+    private var playlistMids: [MediaKind: String]
     private var playbackLimit: Int64?
     private var pendingItem: FramePlaylist.Item?
     private var position: (entry: Int, pass: Int)?
@@ -38,7 +38,7 @@ final class MediaScheduler: @unchecked Sendable {
     private(set) var playbackEnd: BotEvent.PlaybackEnd?
 
     init(
-        publishing: PublishSession, audioTrack: (AudioTrack, String)?, playlist: FramePlaylist?, playlistMids: [TrackKind: String],
+        publishing: PublishSession, audioTrack: (AudioTrack, String)?, playlist: FramePlaylist?, playlistMids: [MediaKind: String],
         playbackLimit: Duration?, emit: @escaping @Sendable (BotEvent) -> Void
     ) {
         self.publishing = publishing
@@ -52,7 +52,7 @@ final class MediaScheduler: @unchecked Sendable {
 
     /// Sends on `session` from now on (a reconnect published the tracks again), with the mids it
     /// knows them by. The clocks go on: what was due during the outage is skipped, not burst.
-    func switchPublishing(to session: PublishSession, mids: [TrackKind: String]) {
+    func switchPublishing(to session: PublishSession, mids: [MediaKind: String]) {
         publishing = session
         if let audioTrack, let mid = mids[.audio] { self.audioTrack = (audioTrack.track, mid) }
         if !playlistMids.isEmpty { playlistMids = mids }

@@ -10,7 +10,7 @@ struct FilePlayer {
         var frames = 0
         var passes = 1
         var stoppedBy = "end of files"
-        var sent: [TrackKind: SendStreamStatistics] = [:]
+        var sent: [MediaKind: SendStreamStatistics] = [:]
 
         /// The closing line: what was played, and what the receivers asked of us.
         var line: String {
