@@ -25,7 +25,7 @@ struct AVAlignment {
     static let settleMs: Int64 = 1800
 
     /// `placed - SR time` (ms), the largest of each track's SR-mapped frames, until aligned.
-    private var errorMs: [TrackKind: Int64] = [:]
+    private var errorMs: [MediaKind: Int64] = [:]
     /// The first frame placed since the start or ``reset()``, where the settle time counts from.
     private var firstPlacedMs: Int64?
     /// The shift given to video, once aligned (0 when the tracks already agreed).
@@ -36,7 +36,7 @@ struct AVAlignment {
     /// Takes a placed frame; returns the shift to give video (its anchor and the frames still
     /// held) when the estimate commits on this frame, nil otherwise. It commits on the first
     /// frame at least ``settleMs`` after the first placed one once both tracks have a report.
-    mutating func placed(kind: TrackKind, atMs placedMs: Int64, senderReportMs: Int64?) -> Int64? {
+    mutating func placed(kind: MediaKind, atMs placedMs: Int64, senderReportMs: Int64?) -> Int64? {
         guard videoShiftMs == nil else { return nil }
         let first = firstPlacedMs.map { min($0, placedMs) } ?? placedMs
         firstPlacedMs = first

@@ -3,7 +3,7 @@ import Agent
 /// What a reconnect of the recorder changes for one participant (see ``ParticipantRecording``,
 /// "Reconnects"), and receive statistics that span several receive streams.
 extension ParticipantRecording {
-    func update(_ statistics: ReceiveStreamStatistics, kind: TrackKind) {
+    func update(_ statistics: ReceiveStreamStatistics, kind: MediaKind) {
         // Counters that went back belong to a new receive stream (after a reconnect): keep the
         // old stream's figures and add the new ones to them.
         if let previous = receiverStatistics[kind], statistics.packets < previous.packets {

@@ -58,11 +58,11 @@ final class ParticipantRecording {
     var reanchors: Int { audioAnchor.reanchors }
     private(set) var undecodableFrames = 0
 
-    private var counted: [TrackKind: (frames: Int64, bytes: Int64, keyframes: Int64, firstMs: Int64)] = [:]
-    var receiverStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
+    private var counted: [MediaKind: (frames: Int64, bytes: Int64, keyframes: Int64, firstMs: Int64)] = [:]
+    var receiverStatistics: [MediaKind: ReceiveStreamStatistics] = [:]
     /// Figures of receive streams that ended (a reconnect starts new ones, counting from 0).
-    var earlierStatistics: [TrackKind: ReceiveStreamStatistics] = [:]
-    private var mappings: [TrackKind: RecordingManifest.RTPNTPMapping] = [:]
+    var earlierStatistics: [MediaKind: ReceiveStreamStatistics] = [:]
+    private var mappings: [MediaKind: RecordingManifest.RTPNTPMapping] = [:]
 
     init(id: String, display: String, name: String, joinedMs: Int64, directory: RecordingDirectory,
          formats: RecordingFormats, reportError: @escaping (String) -> Void) {
@@ -85,11 +85,11 @@ final class ParticipantRecording {
         }
     }
 
-    func trackAdded(kind: TrackKind, codec: NegotiatedStream.Codec) {
+    func trackAdded(kind: MediaKind, codec: MediaCodec) {
         webm?.announce(kind: kind, codec: codec)
     }
 
-    var mediaAnchors: [TrackKind: RTPTimelineAnchor] = [:]
+    var mediaAnchors: [MediaKind: RTPTimelineAnchor] = [:]
     var alignment = AVAlignment()
 
     /// Records one frame at `ms` on the recording's timeline. Returns the decoded audio blocks
@@ -279,7 +279,7 @@ final class ParticipantRecording {
         if let ogg {
             var file = RecordingManifest.File(
                 path: "\(name).opus", format: "ogg", startMs: oggStartMs ?? 0,
-                tracks: [.init(kind: .audio, codec: "opus", channels: ogg.channels, sampleRate: 48_000,
+                tracks: [.init(kind: .audio, codec: MediaCodec.opus.name, channels: ogg.channels, sampleRate: 48_000,
                                rtpNtpMapping: mappings[.audio])],
                 bytes: fileBytes("\(name).opus"), durationMs: ogg.durationSamples / 48)
             file.error = oggError
@@ -309,7 +309,7 @@ final class ParticipantRecording {
     /// The receiver's counters where it reported them, with what the recorder saw itself.
     var stats: RecordingManifest.Stats {
         var stats = RecordingManifest.Stats()
-        for kind in [TrackKind.audio, .video] {
+        for kind in [MediaKind.audio, .video] {
             var entry = RecordingManifest.KindStats()
             if let current = receiverStatistics[kind] {
                 let receiver = Self.sum(earlierStatistics[kind], current)
@@ -326,7 +326,7 @@ final class ParticipantRecording {
                 entry.firstFrameMs = seen.firstMs
                 entry.bytes = seen.bytes
             }
-            stats[kind == .audio ? .audio : .video] = entry
+            stats[kind] = entry
         }
         return stats
     }

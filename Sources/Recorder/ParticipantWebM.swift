@@ -30,12 +30,12 @@ import Agent
 /// Not thread-safe: the recorder's writer queue owns it.
 final class ParticipantWebM {
     struct Frame {
-        var kind: TrackKind
+        var kind: MediaKind
         var bytes: [UInt8]
         var isKeyframe: Bool
         var ms: Int64
         /// The codec of a video frame, when known: one in another codec than the track is dropped.
-        var codec: NegotiatedStream.Codec? = nil
+        var codec: MediaCodec? = nil
     }
 
     let path: String
@@ -44,7 +44,7 @@ final class ParticipantWebM {
     let reorderWindowMs: Int64
 
     private(set) var audioAnnounced = false
-    private(set) var videoCodec: NegotiatedStream.Codec?
+    private(set) var videoCodec: MediaCodec?
     private var writer: WebMWriter?
     private var audioTrack: UInt8?
     private var videoTrack: UInt8?
@@ -83,13 +83,13 @@ final class ParticipantWebM {
     var hasAudio: Bool { audioTrack != nil }
     var hasVideo: Bool { videoTrack != nil }
 
-    func announce(kind: TrackKind, codec: NegotiatedStream.Codec) {
+    func announce(kind: MediaKind, codec: MediaCodec) {
         switch kind {
         case .audio: audioAnnounced = true
         case .video:
             // The track's codec is fixed once the file exists (a publisher back after a
             // reconnect with another codec gets its video dropped, see add).
-            if writer == nil, codec == .vp8 || codec == .vp9 { videoCodec = codec }
+            if writer == nil, codec.kind == .video { videoCodec = codec }
         }
     }
 
@@ -189,7 +189,7 @@ final class ParticipantWebM {
         }
         if let size, let videoCodec {
             videoTrack = UInt8(tracks.count + 1)
-            tracks.append(.video(number: UInt8(tracks.count + 1), codec: videoCodec == .vp9 ? .vp9 : .vp8,
+            tracks.append(.video(number: UInt8(tracks.count + 1), codec: videoCodec,
                                  width: size.width, height: size.height))
             videoSize = size
             currentSize = size
@@ -267,7 +267,7 @@ final class ParticipantWebM {
     }
 
     /// The size a keyframe declares, by codec.
-    static func size(of frame: [UInt8], codec: NegotiatedStream.Codec?) -> (width: Int, height: Int)? {
+    static func size(of frame: [UInt8], codec: MediaCodec?) -> (width: Int, height: Int)? {
         switch codec {
         case .vp8: frame.withUnsafeBytes { VP8Depacketizer.keyframeSize(of: $0) }
         case .vp9: VP9KeyframeHeader.keyframeSize(of: frame)
@@ -276,14 +276,14 @@ final class ParticipantWebM {
     }
 
     /// The manifest entry, or nil if the file was never created (and creating it did not fail).
-    func manifestFile(mappings: [TrackKind: RecordingManifest.RTPNTPMapping], bytes: Int64?) -> RecordingManifest.File? {
+    func manifestFile(mappings: [MediaKind: RecordingManifest.RTPNTPMapping], bytes: Int64?) -> RecordingManifest.File? {
         guard startMs != nil || error != nil else { return nil }
         var tracks: [RecordingManifest.Track] = []
         if audioTrack != nil {
-            tracks.append(.init(kind: .audio, codec: "opus", channels: 2, sampleRate: 48_000, rtpNtpMapping: mappings[.audio]))
+            tracks.append(.init(kind: .audio, codec: MediaCodec.opus.name, channels: 2, sampleRate: 48_000, rtpNtpMapping: mappings[.audio]))
         }
         if videoTrack != nil {
-            tracks.append(.init(kind: .video, codec: videoCodec == .vp9 ? "vp9" : "vp8", width: videoSize?.width,
+            tracks.append(.init(kind: .video, codec: (videoCodec ?? .vp8).name, width: videoSize?.width,
                                 height: videoSize?.height, rtpNtpMapping: mappings[.video], avShiftMs: videoShiftMs))
         }
         var file = RecordingManifest.File(path: fileName, format: "webm", startMs: startMs ?? 0, tracks: tracks,

@@ -1,3 +1,4 @@
+import Agent
 import Foundation
 
 /// manifest.json, version 1: what a recording directory holds and how its files line up.
@@ -174,14 +175,9 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         }
     }
 
-    public enum Kind: String, Codable, Sendable, CaseIterable {
-        case audio
-        case video
-    }
-
     /// One media track inside a file.
     public struct Track: Codable, Sendable, Equatable {
-        public var kind: Kind
+        public var kind: MediaKind
         /// "opus", "vp8", "vp9", or "pcm_s16le" for WAVs.
         public var codec: String
         /// Video only; `null` until the first keyframe tells.
@@ -198,7 +194,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         /// (no report for one of them).
         public var avShiftMs: Int64?
 
-        public init(kind: Kind, codec: String, width: Int? = nil, height: Int? = nil, channels: Int? = nil,
+        public init(kind: MediaKind, codec: String, width: Int? = nil, height: Int? = nil, channels: Int? = nil,
                     sampleRate: Int? = nil, ssrc: UInt32? = nil, rtpNtpMapping: RTPNTPMapping? = nil,
                     avShiftMs: Int64? = nil) {
             self.kind = kind
@@ -278,7 +274,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
             self.video = video
         }
 
-        public subscript(kind: Kind) -> KindStats {
+        public subscript(kind: MediaKind) -> KindStats {
             get { kind == .audio ? audio : video }
             set { if kind == .audio { audio = newValue } else { video = newValue } }
         }
@@ -328,13 +324,13 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
 
     /// A span of the timeline without received media.
     public struct Gap: Codable, Sendable, Equatable {
-        public var kind: Kind
+        public var kind: MediaKind
         public var startMs: Int64
         public var endMs: Int64
         /// Why, e.g. "not_joined", "loss", "silence", "left".
         public var reason: String
 
-        public init(kind: Kind, startMs: Int64, endMs: Int64, reason: String) {
+        public init(kind: MediaKind, startMs: Int64, endMs: Int64, reason: String) {
             self.kind = kind
             self.startMs = startMs
             self.endMs = endMs

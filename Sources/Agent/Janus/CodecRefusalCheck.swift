@@ -11,7 +11,7 @@ enum CodecRefusalCheck {
         let codecs = try? await videoRoom.allowedCodecs(room: room)
         var refused = rejected
         if let codecs {
-            let disallowed = rejected.filter { !allows(codecs, $0) }
+            let disallowed = rejected.filter { !codecs.allows($0.codec) }
             if !disallowed.isEmpty { refused = disallowed }
         }
         return .codecRefused(refused: refused, allowed: codecs)
@@ -21,12 +21,7 @@ enum CodecRefusalCheck {
     /// of ours out, else the error as it was.
     static func error(afterPublishError error: Error, tracks: [OfferBuilder.Track], room: String, videoRoom: VideoRoom) async -> Error {
         guard case JanusError.plugin = error, let codecs = try? await videoRoom.allowedCodecs(room: room) else { return error }
-        let disallowed = tracks.filter { !allows(codecs, $0) }
+        let disallowed = tracks.filter { !codecs.allows($0.codec) }
         return disallowed.isEmpty ? error : JanusPublisherError.codecRefused(refused: disallowed, allowed: codecs)
-    }
-
-    private static func allows(_ codecs: VideoRoomCodecs, _ track: OfferBuilder.Track) -> Bool {
-        let name = track.codec.rawValue.lowercased()
-        return track.kind == .audio ? codecs.allows(audio: name) : codecs.allows(video: name)
     }
 }

@@ -106,7 +106,7 @@ public actor JanusAudience {
 
     struct TrackKey: Hashable {
         let participantID: String
-        let kind: TrackKind
+        let kind: MediaKind
     }
 
     public init(configuration: Configuration, loop: EventLoop, sink: @escaping @Sendable (RoomEvent) -> Void) {
@@ -221,7 +221,7 @@ public actor JanusAudience {
     }
 
     func removeTracks(of id: String) {
-        for kind in [TrackKind.audio, .video] where tracks.remove(TrackKey(participantID: id, kind: kind)) != nil {
+        for kind in [MediaKind.audio, .video] where tracks.remove(TrackKey(participantID: id, kind: kind)) != nil {
             sink(.trackRemoved(participantID: id, kind: kind))
         }
     }
@@ -242,7 +242,7 @@ public actor JanusAudience {
     }
 
     /// Asks the sender of a participant's track for a keyframe (PLI, then FIR), from any thread.
-    public nonisolated func requestKeyframe(participantID: String, kind: TrackKind) {
+    public nonisolated func requestKeyframe(participantID: String, kind: MediaKind) {
         media.requestKeyframe(participantID: participantID, kind: kind)
     }
 }

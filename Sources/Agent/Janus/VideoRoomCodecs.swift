@@ -25,6 +25,14 @@ public struct VideoRoomCodecs: Sendable, Equatable, CustomStringConvertible {
     public func allows(audio codec: String) -> Bool { audio.contains(codec.lowercased()) }
     public func allows(video codec: String) -> Bool { video.contains(codec.lowercased()) }
 
+    /// Whether a publisher may send `codec`: Janus lists codecs by their lowercase ``MediaCodec/name``.
+    public func allows(_ codec: MediaCodec) -> Bool {
+        switch codec.kind {
+        case .audio: allows(audio: codec.name)
+        case .video: allows(video: codec.name)
+        }
+    }
+
     /// `audio opus,pcmu; video vp9`, for error messages.
     public var description: String {
         "audio \(audio.isEmpty ? "none" : audio.joined(separator: ",")); video \(video.isEmpty ? "none" : video.joined(separator: ","))"

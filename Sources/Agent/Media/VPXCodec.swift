@@ -1,13 +1,27 @@
 import CVPX
 
-/// Which libvpx codec an encoder or decoder runs. Both share libvpx's API, so one wrapper serves
-/// both; only the interface and a few realtime tuning controls differ.
-public enum VPXCodec: String, Sendable, Equatable, CaseIterable {
-    case vp8 = "VP8"
-    case vp9 = "VP9"
+/// Which libvpx codec an encoder or decoder runs: the video part of ``MediaCodec``, as a type of
+/// its own so an encoder, a decoder or an IVF file cannot be asked for Opus. Both share libvpx's
+/// API, so one wrapper serves both; only the interface and a few realtime tuning controls differ.
+public enum VPXCodec: Sendable, Equatable, CaseIterable {
+    case vp8
+    case vp9
+
+    /// The libvpx codec for `codec`; nil for audio.
+    public init?(_ codec: MediaCodec) {
+        guard let vpx = Self.allCases.first(where: { $0.mediaCodec == codec }) else { return nil }
+        self = vpx
+    }
+
+    public var mediaCodec: MediaCodec {
+        switch self {
+        case .vp8: .vp8
+        case .vp9: .vp9
+        }
+    }
 
     /// The name used in SDP `a=rtpmap` lines (RFC 7741 for VP8, RFC 9628 for VP9).
-    public var encodingName: String { rawValue }
+    public var encodingName: String { mediaCodec.encodingName }
 
     var encoderInterface: OpaquePointer? {
         switch self {

@@ -33,7 +33,7 @@ final class ChannelCore: Sendable {
     private let lanes: WorkerLanes?
     private let state = Mutex(State())
     /// Asks a remote participant's sender for a keyframe (set by the channel's receive path).
-    private let keyframeRequester = Mutex<LockedCallback<@Sendable (String, TrackKind) -> Void>?>(nil)
+    private let keyframeRequester = Mutex<LockedCallback<@Sendable (String, MediaKind) -> Void>?>(nil)
 
     init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, events: EventBuffer<ChannelEvent>,
          lanes: WorkerLanes? = .shared) {
@@ -115,7 +115,7 @@ final class ChannelCore: Sendable {
 
     /// Where keyframe requests of the tracks' sinks go. They come from the tracks' lanes, so the
     /// requester must hand them to the transport loop itself.
-    func setKeyframeRequester(_ requester: @escaping @Sendable (String, TrackKind) -> Void) {
+    func setKeyframeRequester(_ requester: @escaping @Sendable (String, MediaKind) -> Void) {
         keyframeRequester.withLock { $0 = LockedCallback(requester) }
     }
 
@@ -187,7 +187,7 @@ final class ChannelCore: Sendable {
         }
     }
 
-    private func requestKeyframe(participantID: String, kind: TrackKind) {
+    private func requestKeyframe(participantID: String, kind: MediaKind) {
         keyframeRequester.withLock { $0 }?.call(participantID, kind)
     }
 

@@ -8,7 +8,7 @@ struct ChannelEventMapper {
     /// Users present, by id, and the order they came in.
     private(set) var users: [String: User] = [:]
     private var arrivalOrder: [String] = []
-    private var tracks: [String: [TrackKind: RemoteTrack]] = [:]
+    private var tracks: [String: [MediaKind: RemoteTrack]] = [:]
     /// The last state reported; nil before the first.
     private(set) var state: ConnectionState?
 
@@ -22,7 +22,7 @@ struct ChannelEventMapper {
 
     /// A present user's subscribed track of `kind`: the object ``ChannelEvent/trackSubscribed(_:_:)``
     /// handed out, which frames are delivered to.
-    func track(of userID: String, kind: TrackKind) -> RemoteTrack? { tracks[userID]?[kind] }
+    func track(of userID: String, kind: MediaKind) -> RemoteTrack? { tracks[userID]?[kind] }
 
     /// The channel events for one room event (none for frames and statistics).
     mutating func map(_ event: RoomEvent) -> [ChannelEvent] {
@@ -85,7 +85,7 @@ struct ChannelEventMapper {
         guard let user = users.removeValue(forKey: id) else { return [] }
         arrivalOrder.removeAll { $0 == id }
         var events: [ChannelEvent] = []
-        for kind in [TrackKind.audio, .video] {
+        for kind in [MediaKind.audio, .video] {
             if let track = tracks[id]?[kind] { events.append(.trackUnsubscribed(user, track)) }
         }
         tracks[id] = nil

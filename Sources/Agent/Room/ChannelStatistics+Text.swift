@@ -26,7 +26,7 @@ extension ChannelStatistics {
 
     static func line(_ track: TrackStatistics) -> String {
         var parts = [track.kind.rawValue]
-        if let codec = track.codec { parts.append(codec.rawValue) }
+        if let codec = track.codec { parts.append(codec.encodingName) }
         parts.append(kbps(track.bitrate))
         parts.append("\(track.packets) pkts")
         parts.append("lost \(track.lost) (\(String(format: "%.1f", track.fractionLost * 100))%)")

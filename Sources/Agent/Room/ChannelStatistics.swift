@@ -39,7 +39,7 @@ public struct ChannelStatistics: Sendable, Equatable, CustomStringConvertible {
     public var outboundBitrate: Int { published.reduce(0) { $0 + $1.bitrate } }
 
     /// A participant's track of `kind`, by user id.
-    public func track(of userID: String, kind: TrackKind) -> TrackStatistics? {
+    public func track(of userID: String, kind: MediaKind) -> TrackStatistics? {
         participants.first { $0.user.id == userID }?.tracks.first { $0.kind == kind }
     }
 

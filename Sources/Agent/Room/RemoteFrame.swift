@@ -4,8 +4,8 @@
 /// transport, jitter buffer and RTCP are behind it.
 public struct RemoteFrame: Sendable {
     public var participantID: String
-    public var kind: TrackKind
-    public var codec: NegotiatedStream.Codec
+    public var kind: MediaKind
+    public var codec: MediaCodec
     public var bytes: [UInt8]
     public var isKeyframe: Bool
     /// Unwrapped 64-bit RTP timestamp and the clock it counts in.
@@ -21,7 +21,7 @@ public struct RemoteFrame: Sendable {
     public var followsLoss: Bool
 
     public init(
-        participantID: String, kind: TrackKind, codec: NegotiatedStream.Codec, bytes: [UInt8], isKeyframe: Bool,
+        participantID: String, kind: MediaKind, codec: MediaCodec, bytes: [UInt8], isKeyframe: Bool,
         rtpTimestamp: Int64, clockRate: Int, wallTimeNanoseconds: Int64, mappedBySenderReport: Bool, followsLoss: Bool = false
     ) {
         self.participantID = participantID
@@ -35,9 +35,4 @@ public struct RemoteFrame: Sendable {
         self.mappedBySenderReport = mappedBySenderReport
         self.followsLoss = followsLoss
     }
-}
-
-/// Audio or video.
-public enum TrackKind: String, Sendable, Hashable {
-    case audio, video
 }

@@ -55,11 +55,11 @@ public final class RemoteTrack: Sendable {
     }
 
     public let participantID: String
-    public let kind: TrackKind
-    public let codec: NegotiatedStream.Codec
+    public let kind: MediaKind
+    public let codec: MediaCodec
     private let state = Mutex(State())
 
-    public init(participantID: String, kind: TrackKind, codec: NegotiatedStream.Codec) {
+    public init(participantID: String, kind: MediaKind, codec: MediaCodec) {
         self.participantID = participantID
         self.kind = kind
         self.codec = codec

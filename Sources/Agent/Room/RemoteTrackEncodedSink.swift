@@ -23,7 +23,7 @@ public final class RemoteTrackEncodedSink: RemoteTrackSink {
         var counters = Counters()
         var finished = false
         /// The kind of the frames seen; keyframes only matter for video.
-        var kind: TrackKind?
+        var kind: MediaKind?
     }
 
     public let waitsForKeyframe: Bool

@@ -151,14 +151,3 @@ public final class RemoteVideoSink: RemoteTrackSink {
         return request
     }
 }
-
-private extension VPXCodec {
-    /// The libvpx codec for a negotiated video codec; nil for audio.
-    init?(_ codec: NegotiatedStream.Codec) {
-        switch codec {
-        case .vp8: self = .vp8
-        case .vp9: self = .vp9
-        case .opus: return nil
-        }
-    }
-}

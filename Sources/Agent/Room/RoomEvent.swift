@@ -5,8 +5,8 @@ import Foundation
 public enum RoomEvent: Sendable {
     case participantJoined(id: String, display: String, at: Date)
     /// A track is subscribed and frames may follow.
-    case trackAdded(participantID: String, kind: TrackKind, codec: NegotiatedStream.Codec)
-    case trackRemoved(participantID: String, kind: TrackKind)
+    case trackAdded(participantID: String, kind: MediaKind, codec: MediaCodec)
+    case trackRemoved(participantID: String, kind: MediaKind)
     case frame(RemoteFrame)
     /// A data channel message. Janus relays data without the sender's identity unless the
     /// room tells us; `participantID` is nil then.
@@ -17,5 +17,5 @@ public enum RoomEvent: Sendable {
     /// users still present are announced again only if they left meanwhile.
     case connectionState(ConnectionState, at: Date)
     /// Periodic per-track receive statistics.
-    case statistics(participantID: String, kind: TrackKind, ReceiveStreamStatistics)
+    case statistics(participantID: String, kind: MediaKind, ReceiveStreamStatistics)
 }

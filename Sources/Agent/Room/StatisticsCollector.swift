@@ -10,7 +10,7 @@ import Foundation
 struct StatisticsCollector {
     struct Key: Hashable {
         var participantID: String
-        var kind: TrackKind
+        var kind: MediaKind
     }
 
     private struct Baseline {
@@ -45,13 +45,13 @@ struct StatisticsCollector {
     /// A report of `users`' subscribed tracks and of `published` (our tracks with their send
     /// counters, taken at `now`).
     mutating func report(
-        room: String, users: [User], tracks: (String, TrackKind) -> RemoteTrack?, published: [(OfferBuilder.Track, SendStreamStatistics)],
+        room: String, users: [User], tracks: (String, MediaKind) -> RemoteTrack?, published: [(OfferBuilder.Track, SendStreamStatistics)],
         now: ContinuousClock.Instant, date: Date, interval: Duration
     ) -> ChannelStatistics {
         var participants: [ChannelStatistics.Participant] = []
         for user in users {
             var list: [TrackStatistics] = []
-            for kind in [TrackKind.audio, .video] {
+            for kind in [MediaKind.audio, .video] {
                 guard let track = tracks(user.id, kind) else { continue }
                 var statistics = inbound(Key(participantID: user.id, kind: kind), codec: track.codec)
                 (statistics.framesDecoded, statistics.audioLevel) = track.decodingFigures
@@ -64,7 +64,7 @@ struct StatisticsCollector {
         return ChannelStatistics(room: room, measuredAt: date, interval: interval, participants: participants, published: outbound)
     }
 
-    private mutating func inbound(_ key: Key, codec: NegotiatedStream.Codec) -> TrackStatistics {
+    private mutating func inbound(_ key: Key, codec: MediaCodec) -> TrackStatistics {
         var result = TrackStatistics(direction: .inbound, kind: key.kind, codec: codec)
         guard let (statistics, at) = latest[key] else { return result }
         var baseline = inboundBaselines[key] ?? Baseline(bytes: 0, packets: 0, lost: 0, at: at)

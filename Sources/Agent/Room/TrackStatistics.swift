@@ -6,8 +6,8 @@ public struct TrackStatistics: Sendable, Equatable {
     }
 
     public var direction: Direction
-    public var kind: TrackKind
-    public var codec: NegotiatedStream.Codec?
+    public var kind: MediaKind
+    public var codec: MediaCodec?
     /// Payload bits per second over the last interval, from the byte counters' difference.
     public var bitrate: Int
     /// RTP packets received (inbound) or sent (outbound, retransmissions not counted).
@@ -40,7 +40,7 @@ public struct TrackStatistics: Sendable, Equatable {
     public var sinkFramesDropped: Int
 
     public init(
-        direction: Direction, kind: TrackKind, codec: NegotiatedStream.Codec? = nil, bitrate: Int = 0, packets: Int = 0, lost: Int = 0,
+        direction: Direction, kind: MediaKind, codec: MediaCodec? = nil, bitrate: Int = 0, packets: Int = 0, lost: Int = 0,
         fractionLost: Double = 0, jitter: Duration? = nil, nacks: Int = 0, plis: Int = 0, firs: Int = 0, frames: Int = 0,
         keyframes: Int = 0, roundTripTime: Duration? = nil, framesDecoded: Int? = nil, audioLevel: Double? = nil,
         sinkFramesDropped: Int = 0

@@ -48,8 +48,11 @@ public enum AnswerBuilder {
                 return NegotiatedStream(mid: mid, kind: .data, rejection: "unsupported data section \(section.proto)")
             }
             return NegotiatedStream(mid: mid, kind: .data)
-        case "audio", "video":
-            let kind: NegotiatedStream.Kind = section.kind == "audio" ? .audio : .video
+        default:
+            guard let mediaKind = MediaKind(rawValue: section.kind) else {
+                return NegotiatedStream(mid: mid, kind: .data, rejection: "unknown media \(section.kind)")
+            }
+            let kind = NegotiatedStream.Kind(mediaKind)
             if section.isRejected { return NegotiatedStream(mid: mid, kind: kind, rejection: "rejected by the offerer") }
             if section.direction == "recvonly" || section.direction == "inactive" {
                 return NegotiatedStream(mid: mid, kind: kind, rejection: "the offerer sends nothing here")
@@ -58,9 +61,9 @@ public enum AnswerBuilder {
             // The first offered format we can decode, in the offer's preference order.
             for format in section.formats {
                 guard let payloadType = UInt8(format), let map = maps.first(where: { $0.payloadType == payloadType }),
-                    let codec = NegotiatedStream.Codec.from(encodingName: map.encodingName)
+                    let codec = MediaCodec(encodingName: map.encodingName)
                 else { continue }
-                guard (kind == .audio) == (codec == .opus) else { continue }
+                guard codec.kind == mediaKind else { continue }
                 // RTX (RFC 4588) is not accepted: without it Janus retransmits on the media SSRC,
                 // which is what the jitter buffer and NACK logic expect.
                 return NegotiatedStream(
@@ -70,8 +73,6 @@ public enum AnswerBuilder {
             }
             let offered = maps.map(\.encodingName).joined(separator: ", ")
             return NegotiatedStream(mid: mid, kind: kind, rejection: "no codec we can receive (offered: \(offered))")
-        default:
-            return NegotiatedStream(mid: mid, kind: .data, rejection: "unknown media \(section.kind)")
         }
     }
 
@@ -102,13 +103,13 @@ public enum AnswerBuilder {
             formats = [String(payloadType)]
             attributes.append(SDPAttribute(offered.direction == "sendonly" || offered.direction == "sendrecv" ? "recvonly" : "inactive"))
             attributes.append(SDPAttribute("rtcp-mux"))
-            let channels = codec == .opus ? "/\(max(stream.channels, 2))" : ""
-            attributes.append(SDPAttribute("rtpmap", "\(payloadType) \(codec.rawValue)/\(stream.clockRate)\(channels)"))
+            attributes.append(SDPAttribute(
+                "rtpmap", codec.rtpmap(payloadType: payloadType, clockRate: stream.clockRate, channels: max(stream.channels, 2))))
             if let parameters = offered.formatParameters(payloadType: payloadType) {
                 attributes.append(SDPAttribute("fmtp", "\(payloadType) \(parameters)"))
             }
             if stream.kind == .video {
-                for feedback in ["nack", "nack pli", "ccm fir"] {
+                for feedback in MediaCodec.videoFeedback {
                     attributes.append(SDPAttribute("rtcp-fb", "\(payloadType) \(feedback)"))
                 }
             } else {

@@ -1,28 +1,34 @@
 /// One media section as offer/answer settled it: what arrives (or leaves) under which mid, with
 /// which payload type and clock, so the router and depacketizers can be set up.
 public struct NegotiatedStream: Equatable, Sendable {
+    /// A media kind, or the data channel section.
     public enum Kind: String, Sendable {
         case audio, video, data
-    }
 
-    public enum Codec: String, Sendable {
-        case opus, vp8 = "VP8", vp9 = "VP9"
+        public init(_ kind: MediaKind) {
+            switch kind {
+            case .audio: self = .audio
+            case .video: self = .video
+            }
+        }
 
-        /// The rtpmap encoding name, compared case-insensitively (RFC 8866 §6.6).
-        static func from(encodingName: String) -> Codec? {
-            switch encodingName.lowercased() {
-            case "opus": .opus
-            case "vp8": .vp8
-            case "vp9": .vp9
-            default: nil
+        /// The media kind; nil for the data section.
+        public var mediaKind: MediaKind? {
+            switch self {
+            case .audio: .audio
+            case .video: .video
+            case .data: nil
             }
         }
     }
 
+    /// The codec table's identity, under the name callers of this type have used.
+    public typealias Codec = MediaCodec
+
     public var mid: String
     public var kind: Kind
     /// nil for data, and for a section we rejected.
-    public var codec: Codec?
+    public var codec: MediaCodec?
     public var payloadType: UInt8?
     public var clockRate: Int
     public var channels: Int
@@ -36,7 +42,7 @@ public struct NegotiatedStream: Equatable, Sendable {
     public var rejection: String?
 
     public init(
-        mid: String, kind: Kind, codec: Codec? = nil, payloadType: UInt8? = nil, clockRate: Int = 0,
+        mid: String, kind: Kind, codec: MediaCodec? = nil, payloadType: UInt8? = nil, clockRate: Int = 0,
         channels: Int = 0, rtxPayloadType: UInt8? = nil, ssrcs: [UInt32] = [], midExtensionID: UInt8? = nil,
         rejection: String? = nil
     ) {

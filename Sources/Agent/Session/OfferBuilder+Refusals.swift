@@ -12,7 +12,7 @@ extension OfferBuilder {
                 ?? (index < answer.media.count && answer.media[index].mid == nil ? answer.media[index] : nil)
             guard let section, !section.isRejected else { return true }
             guard section.direction == "recvonly" || section.direction == "sendrecv" else { return true }
-            return !section.rtpMaps.contains { $0.encodingName.lowercased() == track.codec.rawValue.lowercased() }
+            return !section.rtpMaps.contains { MediaCodec(encodingName: $0.encodingName) == track.codec }
         }.map(\.element)
     }
 }

@@ -5,12 +5,12 @@ public enum OfferBuilder {
     /// One track we send, as offered.
     public struct Track: Equatable, Sendable {
         public var mid: String
-        public var kind: TrackKind
-        public var codec: NegotiatedStream.Codec
+        public var kind: MediaKind
+        public var codec: MediaCodec
         public var payloadType: UInt8
         public var ssrc: UInt32
 
-        public init(mid: String, kind: TrackKind, codec: NegotiatedStream.Codec, payloadType: UInt8, ssrc: UInt32) {
+        public init(mid: String, kind: MediaKind, codec: MediaCodec, payloadType: UInt8, ssrc: UInt32) {
             self.mid = mid
             self.kind = kind
             self.codec = codec
@@ -18,7 +18,12 @@ public enum OfferBuilder {
             self.ssrc = ssrc
         }
 
-        public var clockRate: Int { codec == .opus ? 48_000 : 90_000 }
+        /// A track of `codec`'s kind under its default payload type.
+        public init(mid: String, codec: MediaCodec, ssrc: UInt32) {
+            self.init(mid: mid, kind: codec.kind, codec: codec, payloadType: codec.defaultPayloadType, ssrc: ssrc)
+        }
+
+        public var clockRate: Int { codec.clockRate }
     }
 
     /// The MID header extension id we offer (RFC 8843 §15.2).
@@ -34,15 +39,12 @@ public enum OfferBuilder {
                 SDPAttribute("sendonly"), SDPAttribute("rtcp-mux"),
                 SDPAttribute("extmap", "\(midExtensionID) \(AnswerBuilder.midExtension)"),
             ]
-            switch track.codec {
-            case .opus:
-                attributes.append(SDPAttribute("rtpmap", "\(track.payloadType) opus/48000/2"))
-                attributes.append(SDPAttribute("fmtp", "\(track.payloadType) minptime=10;useinbandfec=1"))
-            case .vp8, .vp9:
-                attributes.append(SDPAttribute("rtpmap", "\(track.payloadType) \(track.codec.rawValue)/90000"))
-                for feedback in ["nack", "nack pli", "ccm fir"] {
-                    attributes.append(SDPAttribute("rtcp-fb", "\(track.payloadType) \(feedback)"))
-                }
+            attributes.append(SDPAttribute("rtpmap", track.codec.rtpmap(payloadType: track.payloadType)))
+            if let parameters = track.codec.offerFormatParameters {
+                attributes.append(SDPAttribute("fmtp", "\(track.payloadType) \(parameters)"))
+            }
+            for feedback in track.codec.offerFeedback {
+                attributes.append(SDPAttribute("rtcp-fb", "\(track.payloadType) \(feedback)"))
             }
             attributes.append(SDPAttribute("ssrc", "\(track.ssrc) cname:\(cname)"))
             attributes.append(SDPAttribute("msid", "\(cname) \(cname)-\(track.mid)"))

@@ -26,9 +26,10 @@ public final class PublishSession: @unchecked Sendable {
         self.peer = peer
         self.clock = clock
         for track in tracks {
-            let codec: SendStream.Codec = track.codec == .opus ? .opus : .vp8
+            // The track's own codec: SendStream refuses one it cannot packetize (VP9), which a
+            // map onto its codecs would have sent as VP8.
             streams[track.mid] = try SendStream(configuration: .init(
-                codec: codec, ssrc: track.ssrc, payloadType: track.payloadType, clockRate: track.clockRate, cname: cname,
+                codec: track.codec, ssrc: track.ssrc, payloadType: track.payloadType, clockRate: track.clockRate, cname: cname,
                 midExtension: (OfferBuilder.midExtensionID, track.mid)))
         }
     }

@@ -7,13 +7,8 @@
 /// §3.1 requires) when there is something to say. No sockets, threads or clocks: the caller
 /// passes time in.
 public struct ReceiveStream: Sendable {
-    public enum Kind: Sendable, Equatable {
-        case audio
-        case video
-    }
-
     public struct Configuration: Sendable {
-        public var kind: Kind
+        public var kind: MediaKind
         public var clockRate: Int
         /// SSRC our RTCP is sent from.
         public var localSSRC: UInt32
@@ -35,7 +30,7 @@ public struct ReceiveStream: Sendable {
         public var keyframes: KeyframeRequester.Configuration
 
         public init(
-            kind: Kind, clockRate: Int, localSSRC: UInt32, remoteSSRC: UInt32? = nil, nackEnabled: Bool = true,
+            kind: MediaKind, clockRate: Int, localSSRC: UInt32, remoteSSRC: UInt32? = nil, nackEnabled: Bool = true,
             reportInterval: Duration = .seconds(1), inactivityTimeout: Duration = .seconds(2), maxDropout: Int64 = 3000, maxMisorder: Int64 = 100,
             jitterBuffer: JitterBuffer.Configuration = .init(), nack: NACKGenerator.Configuration = .init(),
             keyframes: KeyframeRequester.Configuration = .init()

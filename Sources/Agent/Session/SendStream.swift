@@ -16,13 +16,12 @@
 ///
 /// No sockets, threads or clocks: the caller passes time in, and sends what comes back.
 public struct SendStream: Sendable {
-    public enum Codec: Sendable, Equatable {
-        case opus
-        case vp8
-    }
+    /// The codec table's identity. SendStream packetizes the codecs whose
+    /// ``MediaCodec/canPacketize`` is true, and refuses the others.
+    public typealias Codec = MediaCodec
 
     public struct Configuration: Sendable {
-        public var codec: Codec
+        public var codec: MediaCodec
         public var ssrc: UInt32
         public var payloadType: UInt8
         public var clockRate: Int
@@ -47,7 +46,7 @@ public struct SendStream: Sendable {
         public var reanchorThreshold: Duration
 
         public init(
-            codec: Codec, ssrc: UInt32, payloadType: UInt8, clockRate: Int? = nil, cname: String,
+            codec: MediaCodec, ssrc: UInt32, payloadType: UInt8, clockRate: Int? = nil, cname: String,
             midExtension: (id: UInt8, mid: String)? = nil, maxPacketSize: Int = 1200, initialSequenceNumber: UInt16? = nil,
             timestampOffset: UInt32? = nil, initialPictureID: UInt16? = nil, reportInterval: Duration = .seconds(1),
             historyCapacity: Int = 1024, historyMaxAge: Duration = .seconds(2), keyframeRequestInterval: Duration = .milliseconds(300),
@@ -56,7 +55,7 @@ public struct SendStream: Sendable {
             self.codec = codec
             self.ssrc = ssrc
             self.payloadType = payloadType
-            self.clockRate = clockRate ?? (codec == .opus ? 48_000 : 90_000)
+            self.clockRate = clockRate ?? codec.clockRate
             self.cname = cname
             self.midExtension = midExtension
             self.maxPacketSize = maxPacketSize
@@ -97,6 +96,8 @@ public struct SendStream: Sendable {
     private var counts = SendStreamStatistics()
 
     public init(configuration: Configuration) throws(SendStreamError) {
+        // Packetizing a frame as another codec would send what no receiver can read.
+        guard configuration.codec.canPacketize else { throw .unsupportedCodec(configuration.codec) }
         guard configuration.clockRate > 0, configuration.clockRate <= 1_000_000 else {
             throw .invalidClockRate(configuration.clockRate)
         }
@@ -140,6 +141,7 @@ public struct SendStream: Sendable {
         switch configuration.codec {
         case .opus: payloads = [frame]
         case .vp8: payloads = vp8Packetizer.packetize(frame)
+        case .vp9: payloads = []  // refused in init
         }
         var packets: [[UInt8]] = []
         packets.reserveCapacity(payloads.count)

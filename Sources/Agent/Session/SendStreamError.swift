@@ -7,4 +7,6 @@ public enum SendStreamError: Error, Equatable, Sendable {
     /// Packets must hold the header and at least a few payload bytes.
     case maxPacketSizeTooSmall(Int)
     case invalidClockRate(Int)
+    /// There is no packetizer for this codec yet (``MediaCodec/canPacketize``).
+    case unsupportedCodec(MediaCodec)
 }

@@ -34,10 +34,10 @@ extension SubscriberMedia {
         let peer = try connection(handlers: handlers)
         let (answer, negotiated) = try await peer.answer(offer: offer, dataChannelLabel: dataChannelLabel)
         var routes: [SubscriptionRouter.Route] = []
-        for stream in negotiated where stream.isAccepted && stream.kind != .data {
-            guard let feed = feedsByMid[stream.mid], let codec = stream.codec else { continue }
+        for stream in negotiated where stream.isAccepted {
+            guard let kind = stream.kind.mediaKind, let feed = feedsByMid[stream.mid], let codec = stream.codec else { continue }
             routes.append(SubscriptionRouter.Route(
-                mid: stream.mid, participantID: feed, kind: stream.kind == .audio ? .audio : .video, codec: codec,
+                mid: stream.mid, participantID: feed, kind: kind, codec: codec,
                 clockRate: stream.clockRate, ssrcs: stream.ssrcs, midExtensionID: stream.midExtensionID))
         }
         var warnings: [String] = []

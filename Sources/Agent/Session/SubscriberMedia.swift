@@ -115,7 +115,7 @@ public final class SubscriberMedia: Sendable {
     }
 
     /// Asks the sender of a participant's track for a keyframe (PLI, then FIR), from any thread.
-    public func requestKeyframe(participantID: String, kind: TrackKind) {
+    public func requestKeyframe(participantID: String, kind: MediaKind) {
         let router = self.router
         loop.execute { router.requestKeyframe(participantID: participantID, kind: kind) }
     }

@@ -11,14 +11,14 @@ public final class SubscriptionRouter: @unchecked Sendable {
     public struct Route: Equatable, Sendable {
         public var mid: String
         public var participantID: String
-        public var kind: TrackKind
-        public var codec: NegotiatedStream.Codec
+        public var kind: MediaKind
+        public var codec: MediaCodec
         public var clockRate: Int
         public var ssrcs: [UInt32]
         public var midExtensionID: UInt8?
 
         public init(
-            mid: String, participantID: String, kind: TrackKind, codec: NegotiatedStream.Codec, clockRate: Int,
+            mid: String, participantID: String, kind: MediaKind, codec: MediaCodec, clockRate: Int,
             ssrcs: [UInt32] = [], midExtensionID: UInt8? = nil
         ) {
             self.mid = mid
@@ -93,15 +93,10 @@ public final class SubscriptionRouter: @unchecked Sendable {
     }
 
     private static func makeStream(for route: Route, localSSRC: UInt32) -> ReceiveStream {
-        let depacketizer: any Depacketizer = switch route.codec {
-        case .opus: OpusDepacketizer()
-        case .vp8: VP8DepacketizerAdapter()
-        case .vp9: VP9DepacketizerAdapter()
-        }
         let configuration = ReceiveStream.Configuration(
-            kind: route.kind == .audio ? .audio : .video, clockRate: route.clockRate, localSSRC: localSSRC,
+            kind: route.kind, clockRate: route.clockRate, localSSRC: localSSRC,
             remoteSSRC: route.ssrcs.first)
-        return ReceiveStream(configuration: configuration, depacketizer: depacketizer)
+        return ReceiveStream(configuration: configuration, depacketizer: route.codec.makeDepacketizer())
     }
 
     public var routes: [Route] { entries.values.map(\.route) }
@@ -189,7 +184,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
 
     /// Asks the sender of a participant's track for a keyframe (PLI, escalating to FIR while
     /// none comes), as after a loss: a decoder restarted on our side (unmute, decode error).
-    public func requestKeyframe(participantID: String, kind: TrackKind) {
+    public func requestKeyframe(participantID: String, kind: MediaKind) {
         loop.assertInLoop()
         let now = clock.now()
         for entry in entries.values where entry.route.participantID == participantID && entry.route.kind == kind {

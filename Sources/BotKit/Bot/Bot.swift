@@ -37,7 +37,7 @@ public actor Bot {
     private var recovery: Task<Void, Never>?
     private var started = false
     /// What the publisher had sent when it stopped, so summaries can be read after ``stop()``.
-    private var finalStatistics: [TrackKind: SendStreamStatistics] = [:]
+    private var finalStatistics: [MediaKind: SendStreamStatistics] = [:]
     private var finalProgress = (frames: 0, passes: 0)
     private var finalLateFrames = (audio: 0, playlist: 0)
     private var stopped = false
@@ -183,10 +183,10 @@ public actor Bot {
     public func send(binary: [UInt8]) async throws { try await send(.binary(binary)) }
 
     /// Send-side counters per published kind (packets, bytes, NACKs answered, keyframe requests).
-    public func sendStatistics() async -> [TrackKind: SendStreamStatistics] {
+    public func sendStatistics() async -> [MediaKind: SendStreamStatistics] {
         guard let channel else { return finalStatistics }
         let byMid = await channel.sendStatistics()
-        var result: [TrackKind: SendStreamStatistics] = [:]
+        var result: [MediaKind: SendStreamStatistics] = [:]
         for track in await channel.publishedTracks {
             if let statistics = byMid[track.mid] { result[track.kind] = statistics }
         }

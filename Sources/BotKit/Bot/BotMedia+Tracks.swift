@@ -8,10 +8,10 @@ extension BotMedia {
         if videoTrack != nil, fileKinds.contains(.video) { throw .conflictingSources("a video track and a video file") }
         var tracks: [OfferBuilder.Track] = []
         if audioTrack != nil || fileKinds.contains(.audio) {
-            tracks.append(.init(mid: String(tracks.count), kind: .audio, codec: .opus, payloadType: 111, ssrc: UInt32.random(in: 1...UInt32.max)))
+            tracks.append(.init(mid: String(tracks.count), codec: .opus, ssrc: UInt32.random(in: 1...UInt32.max)))
         }
         if videoTrack != nil || fileKinds.contains(.video) {
-            tracks.append(.init(mid: String(tracks.count), kind: .video, codec: .vp8, payloadType: 96, ssrc: UInt32.random(in: 1...UInt32.max)))
+            tracks.append(.init(mid: String(tracks.count), codec: .vp8, ssrc: UInt32.random(in: 1...UInt32.max)))
         }
         guard !tracks.isEmpty else { throw .nothingToPublish }
         return tracks

@@ -56,7 +56,7 @@ actor BotPacing {
 
     /// Points the scheduler, the timer, the session's feedback handlers and the video sink at
     /// `publishing`.
-    private func attach(to publishing: PublishSession, mids midsByKind: [TrackKind: String], switching: Bool = false) async throws {
+    private func attach(to publishing: PublishSession, mids midsByKind: [MediaKind: String], switching: Bool = false) async throws {
         let loop = publishing.peer.loop
         let (scheduler, videoTrack, audioTrack, emit, interval) = (self.scheduler, self.videoTrack, self.audioTrack, self.emit, pacingInterval)
         let audioMid = midsByKind[.audio]
@@ -87,7 +87,7 @@ actor BotPacing {
         }
     }
 
-    private static func mids(_ tracks: [OfferBuilder.Track]) -> [TrackKind: String] {
+    private static func mids(_ tracks: [OfferBuilder.Track]) -> [MediaKind: String] {
         Dictionary(tracks.map { ($0.kind, $0.mid) }) { first, _ in first }
     }
 

@@ -15,7 +15,7 @@ final class MediaScheduler: @unchecked Sendable {
 
     struct Output {
         var mid: String
-        var kind: TrackKind
+        var kind: MediaKind
     }
 
     static let audioFrame = Duration.milliseconds(20)
@@ -32,7 +32,7 @@ final class MediaScheduler: @unchecked Sendable {
     private(set) var audioFramesSkipped: Int64 = 0
 
     private let playlist: FramePrefetch?
-    private var playlistMids: [TrackKind: String]
+    private var playlistMids: [MediaKind: String]
     private var playbackLimit: Int64?
     private var pendingItem: FramePlaylist.Item?
     private var position: (entry: Int, pass: Int)?
@@ -40,7 +40,7 @@ final class MediaScheduler: @unchecked Sendable {
     private(set) var playbackEnd: BotEvent.PlaybackEnd?
 
     init(
-        publishing: PublishSession, audioTrack: (AudioTrack, String)?, playlist: FramePlaylist?, playlistMids: [TrackKind: String],
+        publishing: PublishSession, audioTrack: (AudioTrack, String)?, playlist: FramePlaylist?, playlistMids: [MediaKind: String],
         playbackLimit: Duration?, emit: @escaping @Sendable (BotEvent) -> Void
     ) {
         self.publishing = publishing
@@ -54,7 +54,7 @@ final class MediaScheduler: @unchecked Sendable {
 
     /// Sends on `session` from now on (a reconnect published the tracks again), with the mids it
     /// knows them by. The clocks go on: what was due during the outage is skipped, not burst.
-    func switchPublishing(to session: PublishSession, mids: [TrackKind: String]) {
+    func switchPublishing(to session: PublishSession, mids: [MediaKind: String]) {
         publishing = session
         if let audio, let mid = mids[.audio] { self.audio = (audio.prefetch, mid) }
         if !playlistMids.isEmpty { playlistMids = mids }

@@ -88,7 +88,7 @@ public final class IVFReader {
         framesRead += 1
         return EncodedMediaFrame(bytes: bytes, timestampNanoseconds: nanoseconds,
                                  isKeyframe: Self.isKeyframe(bytes, codec: header.codec),
-                                 codec: header.codec == .vp8 ? .vp8 : .vp9)
+                                 codec: header.codec.mediaCodec)
     }
 
     /// Every remaining frame.

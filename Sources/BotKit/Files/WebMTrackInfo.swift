@@ -7,8 +7,8 @@ public struct WebMTrackInfo: Sendable, Equatable {
     public enum TrackType: Sendable, Equatable {
         case video, audio, other
 
-        /// Audio and video map to a ``TrackKind``; other tracks have none.
-        public var kind: TrackKind? {
+        /// Audio and video map to a ``MediaKind``; other tracks have none.
+        public var kind: MediaKind? {
             switch self {
             case .video: .video
             case .audio: .audio
@@ -22,6 +22,8 @@ public struct WebMTrackInfo: Sendable, Equatable {
     public var type: TrackType
     /// The CodecID element: "V_VP8", "A_OPUS", "V_VP9", "A_VORBIS", "V_MPEG4/ISO/AVC"...
     public var codecID: String
+    /// The codec `codecID` names, or nil for one we do not handle.
+    public var codec: MediaCodec? { MediaCodec(matroskaCodecID: codecID) }
     /// PixelWidth and PixelHeight; 0 for audio, or when the file leaves them out.
     public var width: Int
     public var height: Int

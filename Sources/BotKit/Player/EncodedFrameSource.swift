@@ -2,7 +2,7 @@ import Agent
 
 /// Something that yields a file's stored frames in order, and can start over (for `--loop`).
 public protocol EncodedFrameSource: AnyObject {
-    var kind: TrackKind { get }
+    var kind: MediaKind { get }
     func next() throws -> EncodedMediaFrame?
     /// Opens the file again from its start.
     func rewind() throws
@@ -12,7 +12,7 @@ public protocol EncodedFrameSource: AnyObject {
 public final class OggOpusSource: EncodedFrameSource {
     public let path: String
     private var reader: OggOpusReader
-    public let kind = TrackKind.audio
+    public let kind = MediaKind.audio
 
     public init(path: String) throws {
         self.path = path
@@ -27,14 +27,14 @@ public final class OggOpusSource: EncodedFrameSource {
 public final class IVFSource: EncodedFrameSource {
     public let path: String
     private var reader: IVFReader
-    public let kind = TrackKind.video
+    public let kind = MediaKind.video
     public var width: Int { reader.width }
     public var height: Int { reader.height }
 
     public init(path: String) throws {
         self.path = path
         reader = try IVFReader(path: path)
-        guard reader.codec == .vp8 else { throw IVFError.invalidArgument("only VP8 IVF files can be played so far") }
+        guard reader.codec.mediaCodec.canPacketize else { throw IVFError.invalidArgument("only VP8 IVF files can be played so far") }
     }
 
     public func next() throws -> EncodedMediaFrame? { try reader.nextFrame() }

@@ -7,7 +7,7 @@ import Agent
 /// its last entry, and every pass keeps one continuous timeline.
 public final class FramePlaylist {
     public struct Item: Sendable {
-        public var kind: TrackKind
+        public var kind: MediaKind
         public var frame: EncodedMediaFrame
         /// Time from the start of playback, entries and passes included.
         public var playbackNanoseconds: Int64
@@ -45,7 +45,7 @@ public final class FramePlaylist {
     }
 
     /// The kinds of track any entry has: the tracks a publisher must offer.
-    public var kinds: Set<TrackKind> { Set(entries.joined().map(\.kind)) }
+    public var kinds: Set<MediaKind> { Set(entries.joined().map(\.kind)) }
 
     /// The next frame in time order, or nil when the list ended (without loop) or has nothing
     /// to play. A read error of a file is thrown; the caller decides whether to go on.
@@ -64,7 +64,7 @@ public final class FramePlaylist {
         return nil
     }
 
-    private func item(_ frame: EncodedMediaFrame, kind: TrackKind, source: Int) -> Item {
+    private func item(_ frame: EncodedMediaFrame, kind: MediaKind, source: Int) -> Item {
         var time = max(0, frame.timestampNanoseconds)
         if let last = lastTime[source], time < last {
             time = last

@@ -18,7 +18,7 @@ public final class PCMFileSource: EncodedFrameSource {
     }
 
     public let path: String
-    public let kind = TrackKind.audio
+    public let kind = MediaKind.audio
     public let channels: Int
     /// The file's own sample rate.
     public let fileSampleRate: Int

@@ -21,22 +21,25 @@ final class WebMDemuxer {
     /// Frames taken from the reader since it was (re)opened, so a second rewind in a row is free.
     private var framesSinceOpen = 0
 
-    init(path: String, kinds: Set<TrackKind>, limit: WebMSource.QueueLimit) throws(WebMReaderError) {
+    init(path: String, kinds: Set<MediaKind>, limit: WebMSource.QueueLimit) throws(WebMReaderError) {
         self.path = path
         self.limit = limit
         reader = try WebMReader(path: path)
-        audioTrack = kinds.contains(.audio) ? try Self.pick(.audio, codec: "A_OPUS", from: reader.tracks) : nil
-        videoTrack = kinds.contains(.video) ? try Self.pick(.video, codec: "V_VP8", from: reader.tracks) : nil
+        audioTrack = kinds.contains(.audio) ? try Self.pick(.audio, from: reader.tracks) : nil
+        videoTrack = kinds.contains(.video) ? try Self.pick(.video, from: reader.tracks) : nil
         guard audioTrack != nil || videoTrack != nil else { throw .noSupportedTracks }
         for track in [audioTrack, videoTrack].compactMap({ $0 }) { queues[track.number] = FrameQueue() }
     }
 
-    /// The first track of `type` in the file, which must use `codec`; nil when there is none.
-    private static func pick(_ type: WebMTrackInfo.TrackType, codec: String,
+    /// The first track of `type` in the file, which must use a codec of its kind that we can
+    /// send (Opus, VP8: ``MediaCodec/canPacketize``); nil when there is none.
+    private static func pick(_ type: WebMTrackInfo.TrackType,
                              from tracks: [WebMTrackInfo]) throws(WebMReaderError) -> WebMTrackInfo? {
         let candidates = tracks.filter { $0.type == type }
         guard let first = candidates.first else { return nil }
-        guard let playable = candidates.first(where: { $0.codecID == codec }) else { throw .unsupportedCodec(first.codecID) }
+        guard let playable = candidates.first(where: { track in
+            track.codec.map { $0.kind == type.kind && $0.canPacketize } ?? false
+        }) else { throw .unsupportedCodec(first.codecID) }
         return playable
     }
 
@@ -79,7 +82,8 @@ final class WebMDemuxer {
         // Laces of one block share its time; each starts where the previous one's audio ended
         // (Opus TOC), or one DefaultDuration later for video.
         if frame.laceIndex == 0 { laceOffsets[track.number] = 0 }
-        guard !frame.bytes.isEmpty else { return nil }
+        // Every picked track has a codec (see pick).
+        guard !frame.bytes.isEmpty, let codec = track.codec else { return nil }
         let isAudio = track.type == .audio
         let laceOffset = laceOffsets[track.number] ?? 0
         if frame.laceCount > 1 {
@@ -101,8 +105,8 @@ final class WebMDemuxer {
         let (time, overflowB) = shifted.subtractingReportingOverflow(track.codecDelayNanoseconds)
         guard !overflowA, !overflowB else { throw .corrupt("frame time \(frame.timestampNanoseconds) ns is out of range") }
         return EncodedMediaFrame(bytes: frame.bytes, timestampNanoseconds: time,
-                                 isKeyframe: isAudio || IVFReader.isKeyframe(frame.bytes, codec: .vp8),
-                                 codec: isAudio ? .opus : .vp8)
+                                 isKeyframe: VPXCodec(codec).map { IVFReader.isKeyframe(frame.bytes, codec: $0) } ?? true,
+                                 codec: codec)
     }
 }
 

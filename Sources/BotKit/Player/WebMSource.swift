@@ -42,7 +42,7 @@ public final class WebMSource {
     /// Audio then video, the ones present: what a ``FramePlaylist`` takes.
     public var sources: [EncodedFrameSource] { [audio, video].compactMap { $0 } }
 
-    public init(path: String, kinds: Set<TrackKind> = [.audio, .video],
+    public init(path: String, kinds: Set<MediaKind> = [.audio, .video],
                 queueLimit: QueueLimit = .standard) throws(WebMReaderError) {
         self.path = path
         let demuxer = try WebMDemuxer(path: path, kinds: kinds, limit: queueLimit)
@@ -57,11 +57,11 @@ public final class WebMSource {
 /// ``FramePlaylist`` rewinds all its sources together, and the second rewind in a row costs
 /// nothing.
 public final class WebMTrackSource: EncodedFrameSource {
-    public let kind: TrackKind
+    public let kind: MediaKind
     public let track: WebMTrackInfo
     private let demuxer: WebMDemuxer
 
-    init(demuxer: WebMDemuxer, track: WebMTrackInfo, kind: TrackKind) {
+    init(demuxer: WebMDemuxer, track: WebMTrackInfo, kind: MediaKind) {
         self.demuxer = demuxer
         self.track = track
         self.kind = kind

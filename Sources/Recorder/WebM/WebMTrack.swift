@@ -1,11 +1,7 @@
+import Agent
+
 /// One track of a WebM file: what it carries and how players should set up its decoder.
 public struct WebMTrack: Equatable, Sendable {
-    public enum Codec: String, Sendable {
-        case opus = "A_OPUS"
-        case vp8 = "V_VP8"
-        case vp9 = "V_VP9"
-    }
-
     public enum Kind: Equatable, Sendable {
         case audio(sampleRate: Int, channels: Int)
         case video(width: Int, height: Int)
@@ -13,10 +9,11 @@ public struct WebMTrack: Equatable, Sendable {
 
     /// 1-based, as SimpleBlocks name it.
     public var number: UInt8
-    public var codec: Codec
+    /// Written as its ``MediaCodec/matroskaCodecID``.
+    public var codec: MediaCodec
     public var kind: Kind
 
-    public init(number: UInt8, codec: Codec, kind: Kind) {
+    public init(number: UInt8, codec: MediaCodec, kind: Kind) {
         self.number = number
         self.codec = codec
         self.kind = kind
@@ -26,7 +23,7 @@ public struct WebMTrack: Equatable, Sendable {
         WebMTrack(number: number, codec: .opus, kind: .audio(sampleRate: 48_000, channels: channels))
     }
 
-    public static func video(number: UInt8, codec: Codec = .vp8, width: Int, height: Int) -> WebMTrack {
+    public static func video(number: UInt8, codec: MediaCodec = .vp8, width: Int, height: Int) -> WebMTrack {
         WebMTrack(number: number, codec: codec, kind: .video(width: width, height: height))
     }
 
@@ -58,7 +55,7 @@ public struct WebMTrack: Equatable, Sendable {
             EBML.unsigned(MatroskaID.trackNumber, UInt64(number)),
             EBML.unsigned(MatroskaID.trackUID, UInt64(number) &* 0x9E37_79B9 &+ 1),
             EBML.unsigned(MatroskaID.flagLacing, 0),
-            EBML.string(MatroskaID.codecID, codec.rawValue),
+            EBML.string(MatroskaID.codecID, codec.matroskaCodecID),
         ]
         switch kind {
         case .audio(let sampleRate, let channels):

@@ -5,7 +5,7 @@ import Agent
 /// detected lives in the Janus publisher; see ``AgentError/codecRefused(refused:allowed:)``.)
 enum CodecRefusal {
     static func failure(room: String, refused: [OfferBuilder.Track], codecs: VideoRoomCodecs?) -> CommandFailure {
-        let ours = refused.map { "\(name($0)) \($0.kind == .audio ? "audio" : "video")" }.joined(separator: " and ")
+        let ours = refused.map { "\(name($0)) \($0.kind.rawValue)" }.joined(separator: " and ")
         guard let codecs else {
             return CommandFailure(.refused, "room '\(room)' does not accept \(ours); its allowed codecs are not listed (a private room?)",
                                   hint: "allow \(refused.map(name).joined(separator: ",")) in the room")
@@ -14,5 +14,5 @@ enum CodecRefusal {
                               hint: "play a file in an allowed codec, or create the room with \(refused.map(name).joined(separator: ",")) allowed")
     }
 
-    private static func name(_ track: OfferBuilder.Track) -> String { track.codec.rawValue.lowercased() }
+    private static func name(_ track: OfferBuilder.Track) -> String { track.codec.name }
 }

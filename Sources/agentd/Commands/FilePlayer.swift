@@ -10,7 +10,7 @@ struct FilePlayer {
         var frames = 0
         var passes = 1
         var stoppedBy = "end of files"
-        var sent: [TrackKind: SendStreamStatistics] = [:]
+        var sent: [MediaKind: SendStreamStatistics] = [:]
         /// Frames not read or encoded in time off the loop (each sent 10 ms late); shown when any.
         var late = 0
 

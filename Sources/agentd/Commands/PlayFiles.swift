@@ -85,7 +85,7 @@ enum PlayFiles {
     }
 
     /// A WebM's tracks of `kinds` (recipes open a WebM video-only beside a live audio track).
-    static func openWebM(_ path: String, kinds: Set<TrackKind>) throws -> WebMSource {
+    static func openWebM(_ path: String, kinds: Set<MediaKind>) throws -> WebMSource {
         try checkRegular(path)
         do {
             return try WebMSource(path: path, kinds: kinds)

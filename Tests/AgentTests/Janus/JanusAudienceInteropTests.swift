@@ -13,7 +13,7 @@ struct JanusAudienceInteropTests {
         let events = Mutex<[RoomEvent]>([])
         func append(_ event: RoomEvent) { events.withLock { $0.append(event) } }
 
-        func frames(of participant: String, kind: TrackKind) -> [RemoteFrame] {
+        func frames(of participant: String, kind: MediaKind) -> [RemoteFrame] {
             events.withLock { events in
                 events.compactMap { event in
                     if case .frame(let frame) = event, frame.participantID == participant, frame.kind == kind { return frame }

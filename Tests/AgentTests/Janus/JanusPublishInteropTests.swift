@@ -11,7 +11,7 @@ import Testing
 struct JanusPublishInteropTests {
     final class Events: Sendable {
         let list = Mutex<[RoomEvent]>([])
-        func frames(_ kind: TrackKind) -> [RemoteFrame] {
+        func frames(_ kind: MediaKind) -> [RemoteFrame] {
             list.withLock { $0.compactMap { if case .frame(let f) = $0, f.kind == kind { f } else { nil } } }
         }
     }

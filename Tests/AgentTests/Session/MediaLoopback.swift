@@ -73,7 +73,7 @@ final class MediaLoopback: Sendable {
         }
     }
 
-    func frames(of participant: String, kind: TrackKind) -> [RemoteFrame] {
+    func frames(of participant: String, kind: MediaKind) -> [RemoteFrame] {
         seen.events.withLock { events in
             events.compactMap { event in
                 guard case .frame(let frame) = event, frame.participantID == participant, frame.kind == kind else { return nil }

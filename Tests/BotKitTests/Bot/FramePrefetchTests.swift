@@ -16,7 +16,7 @@ import Testing
             var description: String { "broken frame" }
         }
 
-        let kind = TrackKind.audio
+        let kind = MediaKind.audio
         let failAt: Int
         var index = 0
 

@@ -9,12 +9,12 @@ import Testing
 struct FramePlaylistTests {
     /// Frames at the given milliseconds; counts rewinds.
     final class ScriptedSource: EncodedFrameSource {
-        let kind: TrackKind
+        let kind: MediaKind
         let times: [Int64]
         var index = 0
         var rewinds = 0
 
-        init(_ kind: TrackKind, milliseconds: [Int64]) {
+        init(_ kind: MediaKind, milliseconds: [Int64]) {
             self.kind = kind
             times = milliseconds
         }

@@ -42,11 +42,11 @@ final class ChannelEventLog: Sendable {
     func isJoined(_ id: String) -> (ChannelEvent) -> Bool { { if case .userJoined(let user) = $0 { user.id == id } else { false } } }
     func isLeft(_ id: String) -> (ChannelEvent) -> Bool { { if case .userLeft(let user) = $0 { user.id == id } else { false } } }
 
-    func isSubscribed(_ id: String, _ kind: TrackKind) -> (ChannelEvent) -> Bool {
+    func isSubscribed(_ id: String, _ kind: MediaKind) -> (ChannelEvent) -> Bool {
         { if case .trackSubscribed(let user, let track) = $0 { user.id == id && track.kind == kind } else { false } }
     }
 
-    func isUnsubscribed(_ id: String, _ kind: TrackKind) -> (ChannelEvent) -> Bool {
+    func isUnsubscribed(_ id: String, _ kind: MediaKind) -> (ChannelEvent) -> Bool {
         { if case .trackUnsubscribed(let user, let track) = $0 { user.id == id && track.kind == kind } else { false } }
     }
 }

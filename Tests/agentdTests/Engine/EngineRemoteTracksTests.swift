@@ -192,7 +192,7 @@ private final class SinkAttachingDelegate: ChannelDelegate {
     }
 
     private struct State {
-        var tracks: [TrackKind: RemoteTrack] = [:]
+        var tracks: [MediaKind: RemoteTrack] = [:]
         var videoSink: RemoteVideoSink?
         var encodedSink: RemoteTrackEncodedSink?
         var order: [String] = []
@@ -209,7 +209,7 @@ private final class SinkAttachingDelegate: ChannelDelegate {
 
     var videoSink: RemoteVideoSink? { state.withLock { $0.videoSink } }
     var encodedSink: RemoteTrackEncodedSink? { state.withLock { $0.encodedSink } }
-    func track(_ kind: TrackKind) -> RemoteTrack? { state.withLock { $0.tracks[kind] } }
+    func track(_ kind: MediaKind) -> RemoteTrack? { state.withLock { $0.tracks[kind] } }
 
     func joinedBeforeTracks(of id: String) -> Bool {
         state.withLock { $0.order } .prefix(3) == ["joined \(id)", "audio \(id)", "video \(id)"][...]

@@ -1,0 +1,31 @@
+import Testing
+
+@testable import Agent
+
+@Suite struct OfferBuilderTests {
+    /// The codec lines of our publish offer, one section per codec, exactly as Janus reads them.
+    @Test func eachCodecOffersItsRtpmapFmtpAndFeedback() throws {
+        let tracks = [
+            OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 11),
+            OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 22),
+            OfferBuilder.Track(mid: "2", kind: .video, codec: .vp9, payloadType: 98, ssrc: 33),
+        ]
+        let offer = OfferBuilder.offer(tracks: tracks, dataMid: nil, local: try AnswerBuilderTests.local(), sessionID: 7)
+        let codecLines = offer.media.map { section in
+            section.attributes.filter { ["rtpmap", "fmtp", "rtcp-fb"].contains($0.name) }.map { "\($0.name):\($0.value ?? "")" }
+        }
+        #expect(codecLines == [
+            ["rtpmap:111 opus/48000/2", "fmtp:111 minptime=10;useinbandfec=1"],
+            ["rtpmap:96 VP8/90000", "rtcp-fb:96 nack", "rtcp-fb:96 nack pli", "rtcp-fb:96 ccm fir"],
+            ["rtpmap:98 VP9/90000", "rtcp-fb:98 nack", "rtcp-fb:98 nack pli", "rtcp-fb:98 ccm fir"],
+        ])
+        #expect(offer.media.map(\.kind) == ["audio", "video", "video"])
+        #expect(tracks.map(\.clockRate) == [48_000, 90_000, 90_000])
+    }
+
+    @Test func aTrackOfACodecTakesItsKindAndDefaultPayloadType() {
+        let tracks = MediaCodec.allCases.map { OfferBuilder.Track(mid: $0.name, codec: $0, ssrc: 1) }
+        #expect(tracks.map(\.kind) == [.audio, .video, .video])
+        #expect(tracks.map(\.payloadType) == [111, 96, 98])
+    }
+}
