@@ -382,8 +382,7 @@ def run(args: argparse.Namespace) -> int:
         ws_host = urllib.parse.urlsplit(args.ws).hostname or ""
         if not is_ip_literal(ws_host):
             raise DriverError(f"--ws must use an IP address (no name resolves in Chromium): {args.ws}")
-        browser = Chromium(workdir, extra, ws_host, args.verbose)
-        session = attach_page(browser)
+        browser, session = launch_and_attach(workdir, extra, ws_host, args.verbose)
         browser.call("Runtime.enable", session=session)
         browser.call("Runtime.addBinding", {"name": "agentdReport"}, session=session)
         url = f"http://127.0.0.1:{port}/{'publisher' if args.mode == 'publish' else 'subscriber'}.html?" \
@@ -453,6 +452,25 @@ def is_ip_literal(host: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def launch_and_attach(workdir: Path, extra: list[str], ws_host: str, verbose: bool) -> tuple["Chromium", str]:
+    """Starts Chromium and attaches to its page. A Chromium that never answers its first CDP
+    call (seen once in a CI run under full load: 30 s of silence on the pipe) is killed and
+    started once more, in a fresh profile; a second silence is the error."""
+    for attempt in (1, 2):
+        run_dir = workdir if attempt == 1 else workdir / "retry"
+        run_dir.mkdir(exist_ok=True)
+        browser = Chromium(run_dir, extra, ws_host, verbose)
+        try:
+            return browser, attach_page(browser)
+        except DriverError as exc:
+            if attempt == 2 or "timed out" not in str(exc):
+                browser.close()
+                raise
+            log(f"Chromium did not answer ({exc}); starting it again")
+            browser.close()
+    raise DriverError("unreachable")
 
 
 def attach_page(browser: Chromium) -> str:
