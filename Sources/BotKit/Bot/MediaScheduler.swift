@@ -12,6 +12,7 @@ import Agent
 final class MediaScheduler: @unchecked Sendable {
     // @unchecked Sendable: all state is touched only on `publishing.peer.loop` (after a
     // reconnect, the new session's loop; the old loop's timer is cancelled before the switch).
+    // Every entry point checks it, in release builds too (`EventLoop.assertInLoop` traps).
 
     struct Output {
         var mid: String
@@ -55,6 +56,7 @@ final class MediaScheduler: @unchecked Sendable {
     /// Sends on `session` from now on (a reconnect published the tracks again), with the mids it
     /// knows them by. The clocks go on: what was due during the outage is skipped, not burst.
     func switchPublishing(to session: PublishSession, mids: [MediaKind: String]) {
+        session.peer.loop.assertInLoop()
         publishing = session
         if let audio, let mid = mids[.audio] { self.audio = (audio.prefetch, mid) }
         if !playlistMids.isEmpty { playlistMids = mids }
@@ -62,6 +64,7 @@ final class MediaScheduler: @unchecked Sendable {
 
     /// Sends everything due by now.
     func tick() {
+        publishing.peer.loop.assertInLoop()
         let now = ContinuousClock.now
         sendAudio(now: now)
         sendPlaylist(now: now)
@@ -136,13 +139,20 @@ final class MediaScheduler: @unchecked Sendable {
     }
 
     /// How many passes through the playlist have started.
-    var passes: Int { (position?.pass ?? 0) + 1 }
+    var passes: Int {
+        publishing.peer.loop.assertInLoop()
+        return (position?.pass ?? 0) + 1
+    }
 
     /// Audio packets not encoded in time, and playlist reads that fell behind (each sent a tick late).
-    var lateFrames: (audio: Int, playlist: Int) { (audio?.prefetch.late ?? 0, playlist?.underruns ?? 0) }
+    var lateFrames: (audio: Int, playlist: Int) {
+        publishing.peer.loop.assertInLoop()
+        return (audio?.prefetch.late ?? 0, playlist?.underruns ?? 0)
+    }
 
     /// Ends the lanes' work for this scheduler (the bot stopped).
     func stop() {
+        publishing.peer.loop.assertInLoop()
         audio?.prefetch.stop()
         playlist?.stop()
     }
