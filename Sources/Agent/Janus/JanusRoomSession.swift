@@ -9,8 +9,8 @@ public actor JanusRoomSession: RoomSession {
     public nonisolated let capabilities: RoomSessionCapabilities = [.roster, .subscribe, .publish, .data, .iceRestart]
     public nonisolated let join: RoomJoin
     private var credentials: RoomCredentials
-    private nonisolated let audience: JanusAudience?
-    private let publisher: JanusPublisher?
+    nonisolated let audience: JanusAudience?
+    let publisher: JanusPublisher?
 
     /// A session for `join` (a ``RoomEndpoint/janus(server:room:)`` endpoint), on the context's
     /// loop, reporting to its sink.
