@@ -33,7 +33,7 @@ extension JanusAudience {
             ])
         }
         try await subscriber.handle.trickleCompleted()
-        try await media.waitUntilRecovered(timeout: configuration.iceRestartTimeout) { [weak self] in
+        try await media.waitUntilRecovered(timeout: configuration.join.timeouts.iceRestart) { [weak self] in
             await self?.recoveryExpectsMedia(generation: generation)
         }
     }

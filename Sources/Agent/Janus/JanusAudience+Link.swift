@@ -7,16 +7,16 @@ extension JanusAudience {
     /// Connects, creates the session, attaches, creates the room when asked and it is missing,
     /// and joins. On a throw, what was built stays set for ``tearDownLink()``.
     func establishLink() async throws -> VideoRoomJoined {
-        let connection = JanusConnection(url: configuration.server, loop: loop, token: token)
+        let connection = JanusConnection(url: configuration.join.server, loop: loop, token: token)
         self.connection = connection
-        try await connection.connect()
+        try await connection.connect(timeout: configuration.join.timeouts.connect)
         let session = try await JanusSession.create(on: connection)
         self.session = session
         let videoRoom = try await VideoRoom.attach(to: session)
         self.videoRoom = videoRoom
-        if configuration.create { try await videoRoom.createIfMissing(room: configuration.room, pin: configuration.pin) }
-        let joined = try await videoRoom.joinAsParticipant(
-            room: configuration.room, display: configuration.display, pin: configuration.pin)
+        let pin = configuration.credentials.pin
+        if configuration.join.create { try await videoRoom.createIfMissing(room: configuration.room, pin: pin) }
+        let joined = try await videoRoom.joinAsParticipant(room: configuration.room, display: configuration.join.display, pin: pin)
         self.joined = joined
         watchLink(generation: generation, connection: connection, session: session, videoRoom: videoRoom)
         return joined
@@ -63,7 +63,7 @@ extension JanusAudience {
                 await self?.linkLost(generation: generation, reason: "Janus timed our session out")
             }
         })
-        let interval = configuration.healthCheckInterval
+        let interval = configuration.join.timeouts.healthCheck
         linkTasks.append(Task { [weak self] in
             var unanswered = 0
             while !Task.isCancelled {

@@ -56,7 +56,7 @@ extension JanusAudience {
         }
         await tearDownLink()
         while !stopped {
-            guard let delay = configuration.reconnect.delay(beforeAttempt: attempt, elapsed: ContinuousClock.now - started) else {
+            guard let delay = configuration.join.reconnect.delay(beforeAttempt: attempt, elapsed: ContinuousClock.now - started) else {
                 let seconds = Double((ContinuousClock.now - started).totalNanoseconds) / 1e9
                 end(.gaveUp("gave up after \(attempt - 1) attempt(s) in \(String(format: "%.1f", seconds)) s: \(lastError)"))
                 return

@@ -54,7 +54,7 @@ extension JanusAudience {
                 } else {
                     let (subscriber, offer) = try await VideoRoomSubscriber.join(
                         session: session, room: configuration.room, feeds: wanted, privateID: joined?.privateID,
-                        pin: configuration.pin)
+                        pin: configuration.credentials.pin)
                     guard generation == self.generation else {
                         await subscriber.close()
                         return

@@ -16,48 +16,54 @@ import Foundation
 /// ``ConnectionState/reconnecting(attempt:)`` and recovers (JanusAudience+Reconnect.swift): an ICE
 /// failure with signaling still up first tries an ICE restart; otherwise, or if that fails, the
 /// whole link (connection, session, VideoRoom handle, subscriber handle, PeerConnection) is built
-/// again under ``Configuration/reconnect``'s backoff, and every current publisher is subscribed
+/// again under ``RoomJoin/reconnect``'s backoff, and every current publisher is subscribed
 /// again. Retries that run out end with ``DisconnectReason/gaveUp(_:)``; a refused token or pin
 /// ends with ``DisconnectReason/refused(_:)`` at once.
 public actor JanusAudience {
+    /// What to join (a ``RoomJoin`` with a ``RoomEndpoint/janus(server:room:)`` endpoint, and its
+    /// ``RoomCredentials``) and the two local intervals of the receive side. Not a copy of the
+    /// join: every join setting is read from ``join``.
     public struct Configuration: Sendable {
-        public var server: String
-        public var room: String
-        public var display: String
-        public var token: String?
-        public var pin: String?
-        /// Create the room when it is missing, at the first join and at every rejoin (Janus
-        /// forgets rooms created at runtime when it restarts).
-        public var create: Bool
-        /// IPv4 addresses to gather ICE candidates on (``ICEAllowList/resolve()``).
-        public var iceAddresses: [String]
+        public var join: RoomJoin
+        public var credentials: RoomCredentials
         /// How often stream timers run (NACK, PLI/FIR, receiver reports).
         public var tickInterval: Duration
         public var statisticsInterval: Duration
-        /// Publishers neither announced nor subscribed to: a bot's own publisher, whose media
-        /// it already has.
-        public var ignoredPublisherIDs: Set<String> = []
-        /// How to retry after a drop; ``ReconnectPolicy/never`` ends the channel at the first one.
-        public var reconnect: ReconnectPolicy = .standard
-        /// How often the session is probed with a `keepalive`. A probe answered 458 (Janus lost
-        /// the session), or two in a row unanswered, count as a drop.
-        public var healthCheckInterval: Duration = .seconds(5)
-        /// How long an ICE restart may take before the link is rebuilt instead.
-        public var iceRestartTimeout: Duration = .seconds(10)
 
+        public init(
+            join: RoomJoin, credentials: RoomCredentials, tickInterval: Duration = .milliseconds(20),
+            statisticsInterval: Duration = .seconds(1)
+        ) {
+            self.join = join
+            self.credentials = credentials
+            self.tickInterval = tickInterval
+            self.statisticsInterval = statisticsInterval
+        }
+
+        /// An audience join of `room` on `server`, in the labels the tests and tools use.
         public init(
             server: String, room: String, display: String, token: String? = nil, pin: String? = nil, create: Bool = false,
             iceAddresses: [String], tickInterval: Duration = .milliseconds(20), statisticsInterval: Duration = .seconds(1)
         ) {
-            self.server = server
-            self.room = room
-            self.display = display
-            self.token = token
-            self.pin = pin
-            self.create = create
-            self.iceAddresses = iceAddresses
-            self.tickInterval = tickInterval
-            self.statisticsInterval = statisticsInterval
+            self.init(
+                join: RoomJoin(endpoint: .janus(server: server, room: room), display: display, create: create, iceAddresses: iceAddresses),
+                credentials: RoomCredentials(token: token, pin: pin), tickInterval: tickInterval, statisticsInterval: statisticsInterval)
+        }
+
+        /// The VideoRoom's name (a Janus join always has one).
+        var room: String { join.room ?? "" }
+
+        /// ``RoomJoin/reconnect``: how to retry after a drop.
+        public var reconnect: ReconnectPolicy {
+            get { join.reconnect }
+            set { join.reconnect = newValue }
+        }
+
+        /// ``RoomTimeouts/healthCheck``: how often the session is probed with a `keepalive`. A
+        /// probe answered 458 (Janus lost the session), or two in a row unanswered, count as a drop.
+        public var healthCheckInterval: Duration {
+            get { join.timeouts.healthCheck }
+            set { join.timeouts.healthCheck = newValue }
         }
     }
 
@@ -113,9 +119,9 @@ public actor JanusAudience {
         self.configuration = configuration
         self.loop = loop
         self.sink = sink
-        token = configuration.token
+        token = configuration.credentials.token
         media = SubscriberMedia(
-            loop: loop, localAddresses: configuration.iceAddresses, tickInterval: configuration.tickInterval,
+            loop: loop, localAddresses: configuration.join.iceAddresses, tickInterval: configuration.tickInterval,
             statisticsInterval: configuration.statisticsInterval, sink: sink)
     }
 
@@ -217,7 +223,7 @@ public actor JanusAudience {
 
     /// Whether a publisher is one we announce and subscribe to (not ourselves, not ignored).
     func isRecorded(_ publisher: VideoRoomPublisher) -> Bool {
-        publisher.id != joined?.id && !configuration.ignoredPublisherIDs.contains(publisher.id)
+        publisher.id != joined?.id && !configuration.join.ignoredParticipantIDs.contains(publisher.id)
     }
 
     func removeTracks(of id: String) {

@@ -6,76 +6,56 @@ import Foundation
 /// history, PLI/FIR turned into keyframe requests).
 ///
 /// The media objects are ``PublisherMedia``'s: this actor carries its offer and Janus's answer.
-/// It paces nothing itself: the caller sends encoded frames through ``Published/session`` on
+/// It paces nothing itself: the caller sends encoded frames through ``RoomPublication/session`` on
 /// ``loop`` (BotKit's tracks and players do). What ends the publishing from outside (Janus hangs
 /// up the PeerConnection, the room is destroyed, the signaling connection closes) reaches `sink`
 /// as ``RoomEvent/connectionState(_:at:)`` with ``ConnectionState/disconnected(reason:)``.
 public actor JanusPublisher {
-    public struct Configuration: Sendable {
-        public var server: String
-        public var room: String
-        public var display: String
-        public var token: String?
-        public var pin: String?
-        public var create: Bool
-        /// IPv4 addresses to gather ICE candidates on (``ICEAllowList/resolve()``).
-        public var iceAddresses: [String]
-        /// How long the signaling connection, and then the media connection, may take.
-        public var connectTimeout: Duration
-
-        public init(
-            server: String, room: String, display: String, token: String? = nil, pin: String? = nil, create: Bool = false,
-            iceAddresses: [String], connectTimeout: Duration = .seconds(15)
-        ) {
-            self.server = server
-            self.room = room
-            self.display = display
-            self.token = token
-            self.pin = pin
-            self.create = create
-            self.iceAddresses = iceAddresses
-            self.connectTimeout = connectTimeout
-        }
-    }
-
-    /// What ``start(tracks:dataChannel:)`` set up.
-    public struct Published: Sendable {
-        /// Our participant id in the room.
-        public let publisherID: String
-        /// Where media goes; confined to ``JanusPublisher/loop``.
-        public let session: PublishSession
-        public let tracks: [OfferBuilder.Track]
-    }
-
-    public let configuration: Configuration
+    /// What to join: a ``RoomEndpoint/janus(server:room:)`` endpoint, our display, `create`,
+    /// the ICE addresses and ``RoomTimeouts/connect`` (for the signaling, then the media connection).
+    public let join: RoomJoin
+    /// The pin for the join (and for a room the join creates); the token went to the connection.
+    private let pin: String?
     public nonisolated let loop: EventLoop
     private let sink: @Sendable (RoomEvent) -> Void
     private let connection: JanusConnection
     private var videoRoom: VideoRoom?
     /// The PeerConnection and, once connected, its PublishSession.
     private var media: PublisherMedia?
-    private var published: Published?
+    private var joined: VideoRoomJoined?
+    private var published: RoomPublication?
     private var watcher: Task<Void, Never>?
 
-    public init(configuration: Configuration, loop: EventLoop, sink: @escaping @Sendable (RoomEvent) -> Void) {
-        self.configuration = configuration
+    public init(join: RoomJoin, credentials: RoomCredentials, loop: EventLoop, sink: @escaping @Sendable (RoomEvent) -> Void) {
+        self.join = join
+        pin = credentials.pin
         self.loop = loop
         self.sink = sink
-        connection = JanusConnection(url: configuration.server, loop: loop, token: configuration.token)
+        connection = JanusConnection(url: join.server, loop: loop, token: credentials.token)
     }
 
-    /// Joins, negotiates, waits for the media connection and starts the ``PublishSession``.
-    /// With `dataChannel`, also waits (up to 5 s) for the data channel to open.
-    /// - Throws: ``JanusPublisherError`` (codecs refused, no media connection) or ``JanusError``
-    ///   (no such room 426, wrong pin 433, bad token 403, server unreachable).
-    public func start(tracks: [OfferBuilder.Track], dataChannel: Bool) async throws -> Published {
-        try await connection.connect(timeout: configuration.connectTimeout)
+    /// The VideoRoom's name (a Janus join always has one).
+    private var room: String { join.room ?? "" }
+
+    /// Connects, creates the room when asked and it is missing, and joins as a publisher that
+    /// has published nothing yet.
+    /// - Throws: ``JanusError`` (no such room 426, wrong pin 433, bad token 403, server unreachable).
+    public func connect() async throws {
+        try await connection.connect(timeout: join.timeouts.connect)
         let session = try await JanusSession.create(on: connection)
         let videoRoom = try await VideoRoom.attach(to: session)
         self.videoRoom = videoRoom
-        if configuration.create { try await videoRoom.createIfMissing(room: configuration.room, pin: configuration.pin) }
-        let joined = try await videoRoom.joinAsPublisher(room: configuration.room, display: configuration.display, pin: configuration.pin)
-        let media = try PublisherMedia(loop: loop, localAddresses: configuration.iceAddresses)
+        if join.create { try await videoRoom.createIfMissing(room: room, pin: pin) }
+        joined = try await videoRoom.joinAsPublisher(room: room, display: join.display, pin: pin)
+    }
+
+    /// Negotiates, waits for the media connection and starts the ``PublishSession``, after
+    /// ``connect()``. With `dataChannel`, also waits (up to 5 s) for the data channel to open.
+    /// - Throws: ``JanusPublisherError`` (codecs refused, no media connection, not connected) or
+    ///   ``JanusError``.
+    public func publish(tracks: [OfferBuilder.Track], dataChannel: Bool) async throws -> RoomPublication {
+        guard let videoRoom, let joined else { throw JanusPublisherError.notStarted }
+        let media = try PublisherMedia(loop: loop, localAddresses: join.iceAddresses)
         self.media = media
         let offer = try await media.offer(tracks: tracks, dataChannelLabel: dataChannel ? VideoRoom.dataChannelLabel : nil)
         let answer = try await publish(offer, tracks: tracks, on: videoRoom)
@@ -83,7 +63,7 @@ public actor JanusPublisher {
         try await waitConnected(media)
 
         let publishing = try await media.startSession(tracks: tracks)
-        let published = Published(publisherID: joined.id, session: publishing, tracks: tracks)
+        let published = RoomPublication(publisherID: joined.id, session: publishing, tracks: tracks)
         self.published = published
         // A room that refused data leaves the channel closed; sends then throw.
         if dataChannel { await media.waitForDataChannel(timeout: .seconds(5)) }
@@ -94,7 +74,6 @@ public actor JanusPublisher {
     /// Sends the offer; a section Janus rejects (or a publish Janus refuses for its codecs) means
     /// the room does not take that codec.
     private func publish(_ offer: SessionDescription, tracks: [OfferBuilder.Track], on videoRoom: VideoRoom) async throws -> SessionDescription {
-        let room = configuration.room
         let answer: SessionDescription
         do {
             answer = try SessionDescription.parse(try await videoRoom.publish(offer: offer.text))
@@ -107,10 +86,10 @@ public actor JanusPublisher {
     }
 
     private func waitConnected(_ media: PublisherMedia) async throws {
-        switch try await media.waitConnected(timeout: configuration.connectTimeout) {
+        switch try await media.waitConnected(timeout: join.timeouts.connect) {
         case .connected: return
         case .failed(let reason): throw JanusPublisherError.connectionFailed(reason)
-        case .timedOut: throw JanusPublisherError.connectionFailed("no media connection to Janus within \(configuration.connectTimeout)")
+        case .timedOut: throw JanusPublisherError.connectionFailed("no media connection to Janus within \(join.timeouts.connect)")
         }
     }
 

@@ -5,10 +5,11 @@ import Foundation
 ///
 /// ```swift
 /// let engine = AgentEngine()
-/// let lobby = try await engine.join(server: url, room: "lobby", token: token, options: .init(iceAddresses: addresses))
-/// let stage = try await engine.join(server: url, room: "stage", token: token,
-///                                   options: .init(role: .host, display: "bot", iceAddresses: addresses,
-///                                                  host: HostOptions(tracks: tracks)))
+/// let lobby = try await engine.join(RoomJoin(endpoint: .janus(server: url, room: "lobby"), iceAddresses: addresses),
+///                                   credentials: RoomCredentials(token: token))
+/// let stage = try await engine.join(RoomJoin(endpoint: .janus(server: url, room: "stage"), display: "bot", role: .host,
+///                                            iceAddresses: addresses),
+///                                   credentials: RoomCredentials(token: token), options: ChannelOptions(host: HostOptions(tracks: tracks)))
 /// …
 /// await engine.leave(lobby)
 /// await engine.shutdown()
@@ -25,6 +26,8 @@ public actor AgentEngine {
     private let ownsLoops: Bool
     private var nextLoop = 0
     private var shutDown = false
+    /// Makes the channels' sessions: the built-in adapters, or a test's fakes.
+    private let platform: RoomPlatform
 
     /// An engine with up to `loopCount` transport loops of its own (default: one per core),
     /// started as channels need them and stopped by ``shutdown()``.
@@ -33,36 +36,44 @@ public actor AgentEngine {
         self.loopName = loopName
         loops = []
         ownsLoops = true
+        platform = .standard
     }
 
-    /// An engine on loops the caller owns (and stops after ``shutdown()``).
-    public init(loops: [EventLoop]) {
+    /// An engine on loops the caller owns (and stops after ``shutdown()``), making its channels'
+    /// sessions through `platform` (tests pass fakes).
+    public init(loops: [EventLoop], platform: RoomPlatform = .standard) {
         precondition(!loops.isEmpty, "AgentEngine needs at least one loop")
         self.loops = loops
         loopCount = loops.count
         loopName = loops[0].name
         ownsLoops = false
+        self.platform = platform
     }
 
-    /// Joins `room` on `server` and returns the channel once it is in the room (a host: once its
+    /// Joins the room of `join` and returns the channel once it is in the room (a host: once its
     /// media flows). Its ``Channel/events`` start with `connecting`, `connected`.
     ///
     /// - Parameters:
-    ///   - server: the signaling URL (Janus: its WebSocket, e.g. `ws://10.77.0.2:8188/`).
-    ///   - room: the room (channel) name, ``ChannelName``'s rule.
-    ///   - token: the core token sent on every request (Janus `token_auth`); renew it with
-    ///     ``Channel/renewToken(_:)``. Room tokens and pins go in ``ChannelOptions/pin``.
+    ///   - join: where and how: the endpoint (Janus: its WebSocket, e.g. `ws://10.77.0.2:8188/`,
+    ///     and the room, ``ChannelName``'s rule), display, role, `create`, ICE addresses, timeouts
+    ///     and reconnect policy.
+    ///   - credentials: the core token sent on every request (Janus `token_auth`; renew it with
+    ///     ``Channel/renewToken(_:)``) and the room's pin or token.
+    ///   - options: what only our side decides (a host's tracks, reports, the raw event sink).
     /// - Throws: ``AgentError``: `invalidName`, `alreadyJoined` (this engine is in that room on
-    ///   that server, or joining it), and what the server or network did (`tokenExpired`,
-    ///   `tokenRefused`, `roomNotFound`, `roomRefused`, `codecRefused`, `unreachable`,
-    ///   `signalingFailed`, `mediaFailed`). A refused join is tried once, never retried.
-    public func join(server: String, room: String, token: String? = nil, options: ChannelOptions = ChannelOptions()) async throws -> Channel {
+    ///   that server, or joining it), `unsupported` (an endpoint or a setting the platform has no
+    ///   way to serve), and what the server or network did (`tokenExpired`, `tokenRefused`,
+    ///   `roomNotFound`, `roomRefused`, `codecRefused`, `unreachable`, `signalingFailed`,
+    ///   `mediaFailed`). A refused join is tried once, never retried.
+    public func join(_ join: RoomJoin, credentials: RoomCredentials = .none, options: ChannelOptions = ChannelOptions()) async throws -> Channel {
         guard !shutDown else { throw AgentError.channelClosed }
-        guard ChannelName.isValid(room) else { throw AgentError.invalidName(room) }
-        let key = ChannelKey(server: server, room: room)
-        guard !reserved.contains(key) else { throw AgentError.alreadyJoined(server: server, room: room) }
+        if let room = join.room { guard ChannelName.isValid(room) else { throw AgentError.invalidName(room) } }
+        var join = join
+        join.ignoredParticipantIDs = []  // the channel's own business (a host's listener)
+        let key = join.key
+        guard !reserved.contains(key) else { throw AgentError.alreadyJoined(server: join.server, room: join.room ?? "") }
         reserved.insert(key)
-        let channel = Channel(server: server, room: room, key: key, token: token, options: options, loop: takeLoop())
+        let channel = Channel(join: join, credentials: credentials, key: key, options: options, loop: takeLoop(), platform: platform)
         channels.append(channel)
         do {
             try await channel.open()
@@ -71,6 +82,14 @@ public actor AgentEngine {
             throw error
         }
         return channel
+    }
+
+    /// Joins `room` on `server`: ``join(_:credentials:options:)`` with the join settings given in
+    /// ChannelOptions' join labels (``ChannelOptions/init(role:display:pin:create:iceAddresses:statsInterval:tokenExpiryLead:connectTimeout:host:roomEventSink:)``),
+    /// `token` as the core token and their pin.
+    public func join(server: String, room: String, token: String? = nil, options: ChannelOptions = ChannelOptions()) async throws -> Channel {
+        let (join, credentials) = options.shimmedJoin(server: server, room: room, token: token)
+        return try await self.join(join, credentials: credentials, options: options)
     }
 
     /// Leaves the channel's room and forgets it; its ``Channel/events`` end with

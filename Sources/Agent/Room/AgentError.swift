@@ -32,13 +32,17 @@ public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
     case roomRefused(String)
     /// The room does not take these tracks' codecs; `allowed` is what it takes (nil when the
     /// server does not say, e.g. a private room).
-    case codecRefused(refused: [OfferBuilder.Track], allowed: VideoRoomCodecs?)
+    case codecRefused(refused: [OfferBuilder.Track], allowed: AllowedCodecs?)
     /// No open data channel to send on.
     case dataChannelUnavailable
     /// Any other refusal by the server, with its code.
     case server(code: Int, reason: String)
     /// An answer the protocol does not allow.
     case protocolViolation(String)
+    /// The join asks the platform for something it cannot do (an endpoint of a platform not
+    /// built in yet, a listening host where the platform has no roster), refused before anything
+    /// is sent.
+    case unsupported(String)
 
     /// Stable, machine-readable name of the case.
     public var code: String {
@@ -60,6 +64,7 @@ public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
         case .dataChannelUnavailable: "data_channel_unavailable"
         case .server: "server"
         case .protocolViolation: "protocol_violation"
+        case .unsupported: "unsupported"
         }
     }
 
@@ -93,6 +98,7 @@ public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
         case .dataChannelUnavailable: "no open data channel"
         case .server(let code, let reason): "server error \(code): \(reason)"
         case .protocolViolation(let what): "unexpected answer: \(what)"
+        case .unsupported(let what): "not supported: \(what)"
         }
     }
 }

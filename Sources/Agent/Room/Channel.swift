@@ -5,8 +5,9 @@ import Foundation
 ///
 /// ```swift
 /// let engine = AgentEngine()
-/// let channel = try await engine.join(server: url, room: "demo", token: token,
-///                                     options: ChannelOptions(display: "agent", iceAddresses: addresses))
+/// let channel = try await engine.join(RoomJoin(endpoint: .janus(server: url, room: "demo"), display: "agent",
+///                                              iceAddresses: addresses),
+///                                     credentials: RoomCredentials(token: token))
 /// for await event in channel.events {
 ///     switch event {
 ///     case .userJoined(let user): print("\(user) joined")
@@ -25,41 +26,54 @@ import Foundation
 /// off the transport loop, on a lane of ``WorkerLanes/shared`` per track, in frame order (see
 /// ``RemoteTrack``). A recorder takes every ``RoomEvent``, frames included, from
 /// ``ChannelOptions/roomEventSink`` (on the transport loop: it must only enqueue).
+///
+/// The platform is behind ``RoomSession``: the channel holds one session for its listener (an
+/// audience channel, or a host that ``HostOptions/listens``) and one for its host, made by a
+/// ``RoomPlatform`` from ``join``, and names no platform type.
 public actor Channel {
-    public nonisolated let server: String
-    public nonisolated let room: String
+    /// Where and how the channel joined (no secrets: those stay in the channel).
+    public nonisolated let join: RoomJoin
+    /// ``RoomJoin/server``: the signaling URL.
+    public nonisolated var server: String { join.server }
+    /// The room's name (``RoomJoin/room``; empty for an endpoint without one).
+    public nonisolated var room: String { join.room ?? "" }
     public nonisolated let options: ChannelOptions
     /// The transport loop the channel's connections live on (and a host's media is sent on).
     public nonisolated let loop: EventLoop
     public nonisolated let events: AsyncStream<ChannelEvent>
     nonisolated let key: ChannelKey
     private nonisolated let core: ChannelCore
-    private var token: String?
-    private var audience: JanusAudience?
-    private var publisher: JanusPublisher?
-    private var published: JanusPublisher.Published?
+    private let platform: RoomPlatform
+    private var credentials: RoomCredentials
+    /// The unseen participant that hears the room: an audience channel's only session, a
+    /// listening host's second one.
+    private var listener: (any RoomSession)?
+    /// A host's publishing session.
+    private var host: (any RoomSession)?
+    private var published: RoomPublication?
     private var statisticsTimer: LoopTimer?
     private var tokenWarning: Task<Void, Never>?
     private var delegateTask: Task<Void, Never>?
     private var closed = false
 
-    init(server: String, room: String, key: ChannelKey, token: String?, options: ChannelOptions, loop: EventLoop) {
-        self.server = server
-        self.room = room
+    init(join: RoomJoin, credentials: RoomCredentials, key: ChannelKey, options: ChannelOptions, loop: EventLoop,
+         platform: RoomPlatform = .standard) {
+        self.join = join
         self.key = key
-        self.token = token
+        self.credentials = credentials
         self.options = options
         self.loop = loop
+        self.platform = platform
         let buffer = EventBuffer<ChannelEvent>()
         events = buffer.stream
-        core = ChannelCore(room: room, statsInterval: options.statsInterval, rawSink: options.roomEventSink, events: buffer)
+        core = ChannelCore(room: join.room ?? "", statsInterval: options.statsInterval, rawSink: options.roomEventSink, events: buffer)
     }
 
     deinit {
         core.finish()
     }
 
-    /// Where the channel stands; nil only before ``AgentEngine/join(server:room:token:options:)`` starts it.
+    /// Where the channel stands; nil only before ``AgentEngine/join(_:credentials:options:)`` starts it.
     public nonisolated var connectionState: ConnectionState? { core.connectionState }
 
     /// The others in the room, in the order they came (as ``events`` announced them).
@@ -84,52 +98,71 @@ public actor Channel {
 
     /// Connects and joins; on failure everything opened is closed again and the events end with
     /// `disconnected`.
-    func open() async throws {
+    func open() async throws(AgentError) {
         core.transition(to: .connecting)
-        do {
-            switch options.role {
+        do throws(AgentError) {
+            switch join.role {
             case .audience:
-                try await startAudience(ignoring: [], create: options.create)
+                try await startListener(join)
             case .host:
                 try await startHost()
             }
         } catch {
-            let failure = AgentError.fromJanus(error, server: server, room: room, token: token)
             await stopSources()
-            core.transition(to: .disconnected(reason: failure.isRefusal ? .refused(failure.description) : .gaveUp(failure.description)))
-            throw failure
+            core.transition(to: .disconnected(reason: error.isRefusal ? .refused(error.description) : .gaveUp(error.description)))
+            throw error
         }
         core.transition(to: .connected)
         startStatistics()
         armTokenWarning()
     }
 
-    private func startAudience(ignoring ignored: Set<String>, create: Bool) async throws {
-        var configuration = JanusAudience.Configuration(
-            server: server, room: room, display: options.display, token: token, pin: options.pin, create: create,
-            iceAddresses: options.iceAddresses, statisticsInterval: options.statsInterval)
-        configuration.ignoredPublisherIDs = ignored
+    /// A session for `join` on the channel's loop, reporting into the channel's event path.
+    private func makeSession(_ join: RoomJoin) throws(AgentError) -> any RoomSession {
         let core = self.core
-        let audience = JanusAudience(configuration: configuration, loop: loop) { core.receive($0) }
-        self.audience = audience
-        core.setKeyframeRequester { [weak audience] id, kind in audience?.requestKeyframe(participantID: id, kind: kind) }
-        try await audience.start()
+        let context = RoomSessionContext(
+            loop: loop, tickInterval: options.tickInterval, statisticsInterval: options.statsInterval,
+            events: { event in
+                switch event {
+                case .room(let roomEvent): core.receive(roomEvent)
+                }
+            })
+        return try platform.session(for: join, credentials: credentials, context: context)
     }
 
-    private func startHost() async throws {
+    /// Joins as the unseen participant that announces the roster and receives the tracks.
+    private func startListener(_ join: RoomJoin) async throws(AgentError) {
+        let listener = try makeSession(join)
+        guard listener.capabilities.contains(.roster) else {
+            throw AgentError.unsupported("an audience channel on a platform without a roster")
+        }
+        self.listener = listener
+        core.setKeyframeRequester { [weak listener] id, kind in listener?.requestKeyframe(participantID: id, kind: kind) }
+        try await listener.connect()
+    }
+
+    private func startHost() async throws(AgentError) {
         guard !options.host.tracks.isEmpty || options.host.dataChannel else { throw AgentError.nothingToPublish }
-        let core = self.core
-        let publisher = JanusPublisher(
-            configuration: .init(
-                server: server, room: room, display: options.display, token: token, pin: options.pin, create: options.create,
-                iceAddresses: options.iceAddresses, connectTimeout: options.connectTimeout),
-            loop: loop, sink: { core.receive($0) })
-        self.publisher = publisher
-        let published = try await publisher.start(tracks: options.host.tracks, dataChannel: options.host.dataChannel)
+        let host = try makeSession(join)
+        guard host.capabilities.contains(.publish) else { throw AgentError.unsupported("a host channel on a platform that cannot publish") }
+        // Refused before anything is sent: a listener needs a roster, and a silent host that
+        // was asked to listen would look like an empty room.
+        if options.host.listens, !host.capabilities.contains(.roster) {
+            throw AgentError.unsupported("a listening host on a platform without a roster (set listens to false)")
+        }
+        self.host = host
+        try await host.connect()
+        let published = try await host.publish(tracks: options.host.tracks, dataChannel: options.host.dataChannel)
         self.published = published
         core.setPublishing(published.session, tracks: published.tracks)
-        // The publisher created the room if it had to; the listener joins what is there.
-        if options.host.listens { try await startAudience(ignoring: [published.publisherID], create: false) }
+        guard options.host.listens else { return }
+        // The host created the room if it had to; the listener joins what is there, and ignores
+        // our own publisher, whose media we have.
+        var listening = join
+        listening.role = .audience
+        listening.create = false
+        listening.ignoredParticipantIDs = [published.publisherID]
+        try await startListener(listening)
     }
 
     /// Leaves the room: stops the sources, reports `disconnected(.left)` and ends ``events``.
@@ -147,10 +180,10 @@ public actor Channel {
         statisticsTimer = nil
         tokenWarning?.cancel()
         tokenWarning = nil
-        await audience?.stop()
-        audience = nil
-        await publisher?.stop()
-        publisher = nil
+        await listener?.teardown()
+        listener = nil
+        await host?.teardown()
+        host = nil
         published = nil
     }
 
@@ -178,18 +211,19 @@ public actor Channel {
     /// and arms ``ChannelEvent/tokenWillExpire(expiresAt:)`` for it.
     public func renewToken(_ token: String) async {
         guard !closed else { return }
-        self.token = token
-        await audience?.updateToken(token)
-        await publisher?.setToken(token)
+        credentials.token = token
+        await listener?.updateCredentials(credentials)
+        await host?.updateCredentials(credentials)
         armTokenWarning()
     }
 
+    /// Warns ``RoomTimeouts/tokenExpiryLead`` before the token expires, when the platform can
+    /// tell when that is.
     private func armTokenWarning() {
         tokenWarning?.cancel()
         tokenWarning = nil
-        guard let token else { return }
-        let parsed = JanusToken(token)
-        guard let expiry = parsed.expiry, let delay = parsed.warningDelay(lead: options.tokenExpiryLead, now: Date()) else { return }
+        guard let session = host ?? listener, let expiry = session.tokenExpiry(of: credentials) else { return }
+        let delay = TokenExpiryWarning.delay(until: expiry, lead: join.timeouts.tokenExpiryLead, now: Date())
         let core = self.core
         tokenWarning = Task {
             if delay > .zero {
@@ -209,19 +243,15 @@ public actor Channel {
     /// Sends a data message to everyone subscribed to the host's data.
     /// - Throws: ``AgentError/notHost``, ``AgentError/channelClosed``, ``AgentError/dataChannelUnavailable``.
     public func send(_ payload: DataChannelMessage.Payload) async throws {
-        guard options.role == .host else { throw AgentError.notHost }
-        guard !closed, let publisher else { throw AgentError.channelClosed }
-        do {
-            try await publisher.send(payload)
-        } catch {
-            throw AgentError.fromJanus(error, server: server, room: room, token: token)
-        }
+        guard join.role == .host else { throw AgentError.notHost }
+        guard !closed, let host else { throw AgentError.channelClosed }
+        try await host.send(payload)
     }
 
     public func send(text: String) async throws { try await send(.text(text)) }
 
     /// A host's send-side counters per published track (by mid); empty for an audience channel.
     public func sendStatistics() async -> [String: SendStreamStatistics] {
-        await publisher?.statistics() ?? [:]
+        await host?.sendStatistics() ?? [:]
     }
 }

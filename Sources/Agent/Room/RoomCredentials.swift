@@ -1,11 +1,8 @@
 /// The secrets of a join, kept apart from ``RoomJoin`` so that the join can be logged, compared
 /// and stored while these cannot leak with it.
 ///
-/// Today the token and pin ride in every join copy next to harmless fields
-/// (``JanusAudience/Configuration``, ``JanusPublisher/Configuration``, ``ChannelOptions/pin`` plus
-/// the token argument of ``AgentEngine/join(server:room:token:options:)``, BotConfiguration,
-/// RecordingRequest, RecipeOverrides), and each one's default `description` or `dump` prints
-/// them. They will carry this value instead (slice S8).
+/// The token and pin used to ride in every join copy next to harmless fields, and each copy's
+/// default `description` or `dump` printed them. Every layer carries this value instead.
 ///
 /// Every textual form (`description`, `debugDescription`, a `Mirror`, so `dump` and the
 /// printing of any value that holds one) shows `<redacted N bytes>` or `none`, never the text.

@@ -1,12 +1,10 @@
 /// Where a room is reached, and by which protocol: the part of a ``RoomJoin`` that picks the
 /// platform.
 ///
-/// Today every join copy (``JanusAudience/Configuration``, ``JanusPublisher/Configuration``,
-/// ``AgentEngine/join(server:room:token:options:)``'s arguments, BotConfiguration,
-/// RecordingRequest, RecipeOverrides) carries a bare `server` and `room`, which only a Janus
+/// The join copies this replaced each carried a bare `server` and `room`, which only a Janus
 /// VideoRoom can use. A WHIP endpoint is one URL and has no room of ours to name: the server
 /// side decides which room the endpoint publishes into. This enum says which of the two a
-/// join means, so the room layer can pick the adapter from the value alone (plan issue 12, A9).
+/// join means, so the room layer picks the adapter from the value alone (``RoomPlatform``).
 public enum RoomEndpoint: Sendable, Equatable {
     /// A Janus VideoRoom: `server` is its WebSocket URL (`ws://10.77.0.2:8188/`), `room` the
     /// room name (``ChannelName``'s rule, checked where a channel joins).

@@ -1,13 +1,11 @@
 /// Where and how one channel joins a room: the one description of a join, with no secrets in
 /// it (those are ``RoomCredentials``), so it can be compared, logged and kept in a job.
 ///
-/// It exists because a join is described six times today, each copy a near-duplicate of the
-/// others, translated into the next by hand, and settings get lost on the way (plan issue 12,
-/// A4): ``JanusAudience/Configuration``, ``JanusPublisher/Configuration``, ``ChannelOptions``
-/// (with the server, room and token as arguments of ``AgentEngine/join(server:room:token:options:)``),
-/// BotKit's `BotConfiguration`, AgentdCore's `RecordingRequest` and agentd's `RecipeOverrides`
-/// (whose successor is ``RoomJoinPatch``). Those will take a `RoomJoin` (+ `RoomCredentials`)
-/// instead of their own fields (slice S8); until then nothing reads this value.
+/// It exists because a join was described six times, each copy a near-duplicate of the others,
+/// translated into the next by hand, and settings got lost on the way (plan issue 12, A4). Every
+/// layer now takes this value (+ ``RoomCredentials``): ``AgentEngine/join(_:credentials:options:)``,
+/// ``JanusAudience/Configuration``, ``JanusPublisher``, BotKit's `BotConfiguration`, AgentdCore's
+/// `RecordingRequest`; agentd's `RecipeOverrides` is a ``RoomJoinPatch`` plus a duration.
 ///
 /// What stays out: what only the local side cares about (what a host publishes, how often
 /// statistics come, the event sink: ``ChannelOptions``), and what one job does with the room
@@ -30,8 +28,7 @@ public struct RoomJoin: Sendable, Equatable {
     /// How to retry after a drop; ``ReconnectPolicy/never`` ends the channel at the first one.
     public var reconnect: ReconnectPolicy
     /// Participants neither announced nor subscribed to: a host's own publisher, whose media its
-    /// listener already has (``JanusAudience/Configuration/ignoredPublisherIDs`` today). Set by
-    /// the channel, never by a caller.
+    /// listener already has. Set by the channel, never by a caller.
     var ignoredParticipantIDs: Set<String> = []
 
     /// The defaults are ``ChannelOptions``' (an audience named "agentd" that creates nothing and

@@ -1,13 +1,13 @@
 /// Settings that replace a ``RoomJoin``'s and its ``RoomCredentials``' own: a command's flags
 /// or the fields of a daemon request laid over a recipe. nil keeps the current value.
 ///
-/// It is agentd's `RecipeOverrides` without the duration, one layer down, so that a patch can be
-/// laid over any join and not only a recipe: `RecipeOverrides` becomes this plus its duration
-/// (slice S8). The semantics are RecipeOverrides' (`applied(to:)` with the same inputs gives
-/// the same settings), with one rule enforced here that RecipeOverrides leaves to its callers:
-/// ``create`` only adds creating, never takes it away.
+/// It is what agentd's `RecipeOverrides` was without the duration, one layer down, so that a
+/// patch can be laid over any join and not only a recipe: `RecipeOverrides` is this plus its
+/// duration. The semantics are the old RecipeOverrides' (`applied(to:)` with the same inputs
+/// gives the same settings), with one rule enforced here: ``create`` only adds creating, never
+/// takes it away.
 ///
-/// Like RecipeOverrides it checks nothing: the values were checked where they came in (the
+/// It checks nothing: the values were checked where they came in (the
 /// command line's and the API's rules in AgentdCore: DisplayName, JanusURL, ChannelName).
 public struct RoomJoinPatch: Sendable, Equatable {
     /// Replaces the signaling URL: a Janus endpoint's server, or a WHIP endpoint's URL.

@@ -1,21 +1,16 @@
 /// How long the steps of being in a room may take, and how often the link is checked: the
 /// time settings of a ``RoomJoin``.
 ///
-/// Today these sit in three of the join copies, each with part of them, and most never reach
-/// the code that uses them (plan issue 12, A4, "Settings lost on the way"):
-/// ``ChannelOptions/connectTimeout`` and ``ChannelOptions/tokenExpiryLead``,
-/// ``JanusPublisher/Configuration/connectTimeout``, BotConfiguration's `connectTimeout`, and
-/// ``JanusAudience/Configuration/healthCheckInterval`` and
-/// ``JanusAudience/Configuration/iceRestartTimeout``, which no caller can set through a channel.
-/// This value holds them once, for every role; the defaults are today's.
+/// These sat in three of the join copies, each with part of them, and most never reached the
+/// code that used them (plan issue 12, A4, "Settings lost on the way"). This value holds them
+/// once, for every role, and the audience and the publisher read them from here; the defaults
+/// are the old ones.
 ///
-/// **One connect timeout for both roles.** Today a host's join (signaling, then media) waits
-/// ``connect`` (15 s in ChannelOptions, JanusPublisher and BotConfiguration alike), while an
-/// audience's signaling connection waits JanusConnection's own 10 s, because ChannelOptions'
-/// value never reaches the audience. That 10 s is a parameter default nobody chose for the
-/// audience, so there is one field, defaulting to 15 s; a caller that wants today's audience
-/// behaviour sets 10 s. Wiring this in (slice S8) is where the audience's wait changes, and
-/// that slice says so.
+/// **One connect timeout for both roles.** A host's join (signaling, then media) waited
+/// ``connect`` (15 s), while an audience's signaling connection waited JanusConnection's own
+/// 10 s, because the channel's value never reached the audience. That 10 s was a parameter
+/// default nobody chose for the audience, so there is one field, defaulting to 15 s, and since
+/// slice S8 the audience waits it too; a caller that wants the old audience wait sets 10 s.
 public struct RoomTimeouts: Sendable, Equatable {
     /// How long joining may take before it fails: the signaling connection, and for a host also
     /// the media connection.

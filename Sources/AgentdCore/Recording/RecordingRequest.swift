@@ -1,3 +1,4 @@
+import Agent
 import Foundation
 import Recorder
 import Synchronization
@@ -5,13 +6,12 @@ import Synchronization
 /// What one recording of one room needs, however it was asked for: `agentd record`'s flags
 /// (``RecordPlan``) or a `POST /v1/recordings` body. Checked before anything joins a room.
 package struct RecordingRequest: Sendable {
-    package let server: String
-    package let room: String
-    package let display: String
-    /// The Janus core token and the room pin: secrets, never logged or echoed back.
-    package let token: String?
-    package let pin: String?
-    package let create: Bool
+    /// Where and how to join (an audience's): the endpoint, the recorder's display, `create`.
+    /// The ICE addresses are resolved later, by the job that joins.
+    package let join: RoomJoin
+    /// The Janus core token and the room pin: secrets, never logged or echoed back (every
+    /// textual form of ``RoomCredentials`` is redacted, and it is not Codable).
+    package let credentials: RoomCredentials
     /// Seconds from ``startedAt``; nil records until stopped.
     package let duration: Double?
     package let formats: RecordingFormats
@@ -26,18 +26,22 @@ package struct RecordingRequest: Sendable {
 
     package static let defaultDisplay = "agentd-recorder"
 
+    /// The signaling URL (``RoomJoin/server``), with its credentials if it has any: for the join only.
+    package var server: String { join.server }
+    /// The room recorded (``RoomJoin/room``).
+    package var room: String { join.room ?? "" }
+    package var display: String { join.display }
+    package var create: Bool { join.create }
+
     /// ``server`` with its credentials masked: what the manifest, the job and summaries show.
     package var displayServer: String { JanusURL.redacted(server) }
 
-    package init(server: String, room: String, display: String = defaultDisplay, token: String? = nil, pin: String? = nil,
+    /// A recording of `room` on the Janus at `server`, as an unseen audience named `display`.
+    package init(server: String, room: String, display: String = defaultDisplay, credentials: RoomCredentials = .none,
          create: Bool = false, duration: Double? = nil, formats: RecordingFormats = .default,
          directory: RecordingDirectory, existing: RecordingDirectory.Existing = .refuseRecording, startedAt: Date) {
-        self.server = server
-        self.room = room
-        self.display = display
-        self.token = token
-        self.pin = pin
-        self.create = create
+        join = RoomJoin(endpoint: .janus(server: server, room: room), display: display, role: .audience, create: create)
+        self.credentials = credentials
         self.duration = duration
         self.formats = formats
         self.directory = directory

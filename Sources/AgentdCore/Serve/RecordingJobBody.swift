@@ -31,7 +31,7 @@ package enum RecordingJobBody {
         guard DisplayName.isValid(display) else { throw .badRequest("display must be \(DisplayName.ruleDescription)") }
         return RecordingRequest(
             server: server.absoluteString, room: room, display: display,
-            token: try string(object, "token"), pin: try string(object, "pin"), create: create, duration: duration,
+            credentials: RoomCredentials(token: try string(object, "token"), pin: try string(object, "pin")), create: create, duration: duration,
             formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt)
     }
 

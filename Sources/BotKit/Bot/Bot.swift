@@ -75,9 +75,8 @@ public actor Bot {
         let eventBuffer = self.eventBuffer
         let emit: @Sendable (BotEvent) -> Void = { eventBuffer.yield($0) }
         let options = ChannelOptions(
-            role: .host, display: configuration.display, pin: configuration.pin, create: configuration.create,
-            iceAddresses: configuration.iceAddresses, statsInterval: configuration.statsInterval, connectTimeout: configuration.connectTimeout,
-            host: HostOptions(tracks: tracks, dataChannel: media.dataChannel, listens: configuration.listens))
+            host: HostOptions(tracks: tracks, dataChannel: media.dataChannel, listens: configuration.listens),
+            statsInterval: configuration.statsInterval)
         self.options = options
         do {
             let (channel, publishing, publisherID) = try await join(options)
@@ -92,7 +91,7 @@ public actor Bot {
 
     /// Joins as a host and forwards the channel's events; the channel becomes the bot's.
     private func join(_ options: ChannelOptions) async throws -> (Channel, PublishSession, String) {
-        let channel = try await engine.join(server: configuration.server, room: configuration.room, token: configuration.token, options: options)
+        let channel = try await engine.join(configuration.join, credentials: configuration.credentials, options: options)
         self.channel = channel
         let eventBuffer = self.eventBuffer
         forwarding = Self.forward(channel.events, emit: { eventBuffer.yield(Self.addingCounts(of: eventBuffer, to: $0)) }, dropped: { [weak self] reason in
@@ -109,7 +108,7 @@ public actor Bot {
     /// Janus dropped us: rejoin with the configured backoff, unless stopping or told never to.
     private func dropped(_ reason: String) {
         guard !stopped, recovery == nil else { return }
-        guard configuration.reconnect.maximumAttempts != 0 else {
+        guard configuration.join.reconnect.maximumAttempts != 0 else {
             eventBuffer.yield(.connectionLost(reason))
             return
         }
@@ -125,7 +124,7 @@ public actor Bot {
         }
         var attempt = 1
         while !stopped, let options {
-            guard let delay = configuration.reconnect.delay(beforeAttempt: attempt, elapsed: .now - droppedAt) else {
+            guard let delay = configuration.join.reconnect.delay(beforeAttempt: attempt, elapsed: .now - droppedAt) else {
                 eventBuffer.yield(.connectionLost("\(reason); gave up after \(attempt - 1) attempt(s) to rejoin"))
                 return
             }

@@ -25,7 +25,7 @@ extension JanusFailure {
             return CommandFailure(.refused, "room '\(room)' refused us: \(reason)", hint: "check --pin or the room token")
         case .codecRefused(let refused, let allowed):
             return CodecRefusal.failure(room: room, refused: refused, codecs: allowed)
-        case .invalidName:
+        case .invalidName, .unsupported:
             return CommandFailure(.usage, error.description)
         case .server(let code, let reason):
             return CommandFailure(.failure, "Janus error \(code): \(reason)")

@@ -4,7 +4,7 @@ import Agent
 /// the codecs the room allows so the user can pick a fitting file or room. (How a refusal is
 /// detected lives in the Janus publisher; see ``AgentError/codecRefused(refused:allowed:)``.)
 enum CodecRefusal {
-    static func failure(room: String, refused: [OfferBuilder.Track], codecs: VideoRoomCodecs?) -> CommandFailure {
+    static func failure(room: String, refused: [OfferBuilder.Track], codecs: AllowedCodecs?) -> CommandFailure {
         let ours = refused.map { "\(name($0)) \($0.kind.rawValue)" }.joined(separator: " and ")
         guard let codecs else {
             return CommandFailure(.refused, "room '\(room)' does not accept \(ours); its allowed codecs are not listed (a private room?)",

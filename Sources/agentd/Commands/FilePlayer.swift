@@ -61,10 +61,10 @@ struct FilePlayer {
                 lost = reason
             case .reconnecting(let attempt, let reason) where attempt == 1:
                 ProgressLine().finish()
-                say("agentd: dropped from \(configuration.room) (\(reason)); rejoining")
+                say("agentd: dropped from \(configuration.roomName) (\(reason)); rejoining")
             case .reconnected:
                 ProgressLine().finish()
-                say("agentd: back in \(configuration.room), playing on")
+                say("agentd: back in \(configuration.roomName), playing on")
             default:
                 break
             }
@@ -79,7 +79,7 @@ struct FilePlayer {
         }
         if let lost {
             await bot.stop()
-            throw CommandFailure(.connectionFailed, "playing into \(configuration.room) stopped: \(lost)")
+            throw CommandFailure(.connectionFailed, "playing into \(configuration.roomName) stopped: \(lost)")
         }
         if let reason = stopped.withLock({ $0 }) { summary.stoppedBy = reason }
         (summary.frames, summary.passes) = await bot.playbackProgress()

@@ -30,7 +30,7 @@ struct RecordPlan: Sendable {
         }
         recording = RecordingRequest(
             server: url.absoluteString, room: room, display: try arguments.displayName() ?? RecordingRequest.defaultDisplay,
-            token: arguments.value("token"), pin: arguments.value("pin"), create: arguments.has("create"),
+            credentials: RoomCredentials(token: arguments.value("token"), pin: arguments.value("pin")), create: arguments.has("create"),
             duration: duration, formats: formats,
             directory: out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt),
             existing: arguments.has("overwrite") ? .overwrite : .refuseRecording, startedAt: startedAt)

@@ -1,37 +1,30 @@
+import Agent
 import AgentdCore
 
 /// Settings that replace a recipe's own: `agentd bot`'s flags, or the fields of a daemon request.
-/// nil keeps the recipe's value.
+/// It is a ``RoomJoinPatch`` (nil keeps the recipe's value; `create` only adds creating) plus the
+/// duration, which is the recipe's and not the join's.
 struct RecipeOverrides: Sendable, Equatable {
-    var server: String?
-    var room: String?
-    var token: String?
-    var pin: String?
-    /// Only `true` overrides (a flag can add `--create`, not take it away).
-    var create: Bool?
-    var display: String?
+    var join: RoomJoinPatch
     var duration: Double?
 
     init(server: String? = nil, room: String? = nil, token: String? = nil, pin: String? = nil, create: Bool? = nil,
          display: String? = nil, duration: Double? = nil) {
-        self.server = server
-        self.room = room
-        self.token = token
-        self.pin = pin
-        self.create = create
-        self.display = display
+        join = RoomJoinPatch(server: server, room: room, token: token, pin: pin, create: create, display: display)
         self.duration = duration
     }
 
-    /// The recipe with these settings applied.
+    /// The recipe with these settings applied. A recipe may leave its server and room to the
+    /// command line, so it is not a RoomJoin yet: the patch's fields are laid on the recipe's
+    /// own, under the patch's rules.
     func applied(to recipe: Recipe) -> Recipe {
         var result = recipe
-        if let server { result.server = server }
-        if let room { result.room = room }
-        if let token { result.token = token }
-        if let pin { result.pin = pin }
-        if let create { result.create = create }
-        if let display { result.display = display }
+        if let server = join.server { result.server = server }
+        if let room = join.room { result.room = room }
+        let credentials = join.applied(to: RoomCredentials(token: recipe.token, pin: recipe.pin))
+        (result.token, result.pin) = (credentials.token, credentials.pin)
+        if join.create == true { result.create = true }
+        if let display = join.display { result.display = display }
         if let duration { result.duration = duration }
         return result
     }

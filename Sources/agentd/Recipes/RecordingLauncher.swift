@@ -57,7 +57,7 @@ enum RecipeRecording {
             directory = settings.out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt)
         }
         return RecordingRequest(
-            server: server, room: room, display: recipe.display, token: recipe.token, pin: recipe.pin, create: recipe.create,
+            server: server, room: room, display: recipe.display, credentials: RoomCredentials(token: recipe.token, pin: recipe.pin), create: recipe.create,
             duration: recipe.duration, formats: formats, directory: directory, existing: existing, startedAt: startedAt)
     }
 }

@@ -103,8 +103,9 @@ final class RoomRecordingJob: Sendable {
         let engine = AgentEngine(group: loops)
         let connection = ConnectionWatch(startedAt: request.startedAt, say: say)
         let totals = self.totals
+        var join = request.join
+        join.iceAddresses = iceAddresses
         let options = ChannelOptions(
-            display: request.display, pin: request.pin, create: request.create, iceAddresses: iceAddresses,
             roomEventSink: { event in
                 recorder.submit(event)
                 connection.note(event)
@@ -113,7 +114,7 @@ final class RoomRecordingJob: Sendable {
 
         let channel: Channel
         do {
-            channel = try await engine.join(server: request.server, room: request.room, token: request.token, options: options)
+            channel = try await engine.join(join, credentials: request.credentials, options: options)
         } catch {
             await engine.shutdown()
             _ = await recorder.stop(endedAt: Date())

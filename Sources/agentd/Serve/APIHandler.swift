@@ -52,8 +52,8 @@ struct APIHandler: Sendable {
             return .json(200, OpenAPIDocument.document)
         case .createRecording:
             let recording = try claimedRecording(try request.jsonBody())
-            log.redact(recording.token)
-            log.redact(recording.pin)
+            log.redact(recording.credentials.token)
+            log.redact(recording.credentials.pin)
             log.redact(JanusURL.credentials(recording.server))
             let log = self.log
             let job = RoomRecordingJob(request: recording, iceAddresses: settings.iceAddresses, loops: loops) { line in log.info(line, ["room": recording.room]) }

@@ -7,34 +7,33 @@ import Testing
 @Suite struct RoomJoinTests {
     static let janus = RoomEndpoint.janus(server: "ws://10.77.0.2:8188/", room: "r1")
 
-    @Test("the defaults are ChannelOptions' for the channel settings")
+    @Test("the defaults are ChannelOptions' join labels', as join(server:room:token:options:) builds them")
     func defaultsAreChannelOptions() {
-        let join = RoomJoin(endpoint: Self.janus)
-        let options = ChannelOptions()
-        #expect(join.display == options.display)
-        #expect(join.role == options.role)
-        #expect(join.create == options.create)
-        #expect(join.iceAddresses == options.iceAddresses)
-        #expect(join.timeouts.connect == options.connectTimeout)
-        #expect(join.timeouts.tokenExpiryLead == options.tokenExpiryLead)
+        let (shimmed, credentials) = ChannelOptions().shimmedJoin(server: "ws://10.77.0.2:8188/", room: "r1", token: nil)
+        #expect(shimmed == RoomJoin(endpoint: Self.janus))
+        #expect(credentials == .none)
+        let labelled = ChannelOptions(display: "agentd", create: false, iceAddresses: [], tokenExpiryLead: .seconds(30), connectTimeout: .seconds(15))
+        #expect(labelled.shimmedJoin(server: "ws://10.77.0.2:8188/", room: "r1", token: nil).0 == RoomJoin(endpoint: Self.janus))
     }
 
+    /// The values the Janus audience and publisher had as their own defaults before they took a
+    /// RoomJoin (JanusAudience.Configuration: `.standard`, probe every 5 s, ICE restart 10 s, no
+    /// ignored publishers, no create; JanusPublisher.Configuration: connect 15 s).
     @Test("the defaults are the Janus audience's for reconnecting, probing and ICE restarts")
     func defaultsAreTheAudiences() {
         let join = RoomJoin(endpoint: Self.janus)
         let audience = JanusAudience.Configuration(server: "ws://10.77.0.2:8188/", room: "r1", display: "x", iceAddresses: [])
-        #expect(join.reconnect == audience.reconnect)
-        #expect(join.timeouts.healthCheck == audience.healthCheckInterval)
-        #expect(join.timeouts.iceRestart == audience.iceRestartTimeout)
-        #expect(join.ignoredParticipantIDs == audience.ignoredPublisherIDs)
-        #expect(join.create == audience.create)
+        #expect(join.reconnect == .standard && audience.reconnect == .standard)
+        #expect(join.timeouts.healthCheck == .seconds(5) && audience.healthCheckInterval == .seconds(5))
+        #expect(join.timeouts.iceRestart == .seconds(10) && audience.join.timeouts.iceRestart == .seconds(10))
+        #expect(join.ignoredParticipantIDs.isEmpty && audience.join.ignoredParticipantIDs.isEmpty)
+        #expect(!join.create && !audience.join.create)
     }
 
     @Test("the default connect timeout is the Janus publisher's")
     func connectTimeoutIsThePublishers() {
-        let publisher = JanusPublisher.Configuration(server: "ws://10.77.0.2:8188/", room: "r1", display: "x", iceAddresses: [])
-        #expect(RoomJoin(endpoint: Self.janus).timeouts.connect == publisher.connectTimeout)
-        #expect(RoomJoin(endpoint: Self.janus).create == publisher.create)
+        #expect(RoomJoin(endpoint: Self.janus).timeouts.connect == .seconds(15))
+        #expect(RoomJoin(endpoint: Self.janus).create == false)
     }
 
     @Test("a Janus endpoint has its server and room; a WHIP endpoint its URL and no room")

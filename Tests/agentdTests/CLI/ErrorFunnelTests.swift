@@ -20,7 +20,7 @@ import Testing
     static let freshToken = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: now.addingTimeInterval(60)).value
     static let video = OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2)
     static let audio = OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)
-    static let codecs = VideoRoomCodecs(audio: ["opus"], video: ["vp9", "h264"])
+    static let codecs = AllowedCodecs(audio: ["opus"], video: ["vp9", "h264"])
 
     // MARK: The lines
 
@@ -64,6 +64,8 @@ import Testing
         (.dataChannelUnavailable, CommandFailure(.failure, "no open data channel")),
         (.server(code: 500, reason: "boom"), CommandFailure(.failure, "Janus error 500: boom")),
         (.protocolViolation("no data"), CommandFailure(.failure, "unexpected answer from Janus: no data")),
+        (.unsupported("joining a WHIP endpoint (only Janus rooms so far)"),
+         CommandFailure(.usage, "not supported: joining a WHIP endpoint (only Janus rooms so far)")),
     ]
 
     /// Every ``JanusError`` case (and the codes read apart), as a join reads it.

@@ -11,7 +11,7 @@ struct CodecRefusalTests {
 
     @Test("names our codec and every codec the room allows")
     func namesAllowedCodecs() {
-        let failure = CodecRefusal.failure(room: "r", refused: [Self.video], codecs: VideoRoomCodecs(audio: ["opus"], video: ["vp9", "h264"]))
+        let failure = CodecRefusal.failure(room: "r", refused: [Self.video], codecs: AllowedCodecs(audio: ["opus"], video: ["vp9", "h264"]))
         #expect(failure.code == .refused)
         #expect(failure.line == "agentd: error: room 'r' does not allow vp8 video: it allows audio opus; video vp9,h264 "
             + "(play a file in an allowed codec, or create the room with vp8 allowed)")

@@ -4,12 +4,12 @@ import Testing
 
 /// A room's allowed codecs from its entry in the VideoRoom `list` reply (fields as Janus 1.1.2
 /// sends them).
-@Suite("VideoRoomCodecs")
-struct VideoRoomCodecsTests {
+@Suite("AllowedCodecs from a VideoRoom list entry")
+struct AllowedCodecsVideoRoomTests {
     @Test("lists are split on commas, trimmed and lower-cased; allows() ignores case")
     func parsesEntry() throws {
         let entry = try JSONValue(parsing: #"{"room": "r", "audiocodec": "opus,PCMU", "videocodec": "vp9, h264", "num_participants": 0}"#)
-        let codecs = try #require(VideoRoomCodecs(listEntry: entry))
+        let codecs = try #require(AllowedCodecs(listEntry: entry))
         #expect(codecs.audio == ["opus", "pcmu"])
         #expect(codecs.video == ["vp9", "h264"])
         #expect(codecs.allows(audio: "OPUS") && !codecs.allows(video: "VP8") && codecs.allows(video: "VP9"))
@@ -18,7 +18,7 @@ struct VideoRoomCodecsTests {
 
     @Test("an entry without codec fields is not a codec list")
     func rejectsEntryWithoutCodecs() throws {
-        #expect(VideoRoomCodecs(listEntry: try JSONValue(parsing: #"{"room": "r"}"#)) == nil)
-        #expect(VideoRoomCodecs(listEntry: try JSONValue(parsing: #"{"videocodec": ""}"#))?.description == "audio none; video none")
+        #expect(AllowedCodecs(listEntry: try JSONValue(parsing: #"{"room": "r"}"#)) == nil)
+        #expect(AllowedCodecs(listEntry: try JSONValue(parsing: #"{"videocodec": ""}"#))?.description == "audio none; video none")
     }
 }
