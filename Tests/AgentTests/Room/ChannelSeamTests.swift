@@ -58,7 +58,7 @@ import Testing
             let events = EventCollector(channel.events)
             var seen: [String] = []
             while seen.count < 7 {
-                guard let event = try await events.next(within: .seconds(5)) else { break }
+                guard let event = try await events.next(within: .seconds(30)) else { break }
                 switch event {
                 case .connectionStateChanged(.connecting): seen.append("connecting")
                 case .connectionStateChanged(.connected): seen.append("connected")
@@ -106,8 +106,8 @@ import Testing
                 RoomJoin(endpoint: Self.janus, role: .host), credentials: RoomCredentials(token: "t1", pin: "p1"), options: Self.host())
             let events = EventCollector(channel.events)
             // 5 s left with the default 30 s lead: the warning comes at once.
-            let first = try await events.first(within: .seconds(5)) { if case .tokenWillExpire = $0 { true } else { false } }
-            guard case .tokenWillExpire(let expiresAt) = first else { throw DeadlineExceeded(what: "a warning", limit: .seconds(5)) }
+            let first = try await events.first(within: .seconds(30)) { if case .tokenWillExpire = $0 { true } else { false } }
+            guard case .tokenWillExpire(let expiresAt) = first else { throw DeadlineExceeded(what: "a warning", limit: .seconds(30)) }
             #expect(expiresAt == expiry)
 
             await channel.renewToken("t2")
@@ -115,7 +115,7 @@ import Testing
             #expect(fixture.fake.calls.filter { if case .updateCredentials = $0 { true } else { false } } == [
                 .updateCredentials(.audience, renewed), .updateCredentials(.host, renewed),
             ])
-            let again = try await events.first(within: .seconds(5)) { if case .tokenWillExpire = $0 { true } else { false } }
+            let again = try await events.first(within: .seconds(30)) { if case .tokenWillExpire = $0 { true } else { false } }
             #expect(again != nil, "armed again for the renewed token")
         }
     }
@@ -143,8 +143,8 @@ import Testing
             await fixture.engine.leave(channel)
             await fixture.engine.leave(channel)
             #expect(fixture.fake.calls.filter { if case .teardown = $0 { true } else { false } } == [.teardown(.audience), .teardown(.host)])
-            #expect(Self.state(try await events.first(within: .seconds(5)) { Self.state($0)?.isFinal ?? false }) == .disconnected(reason: .left))
-            #expect(try await events.next(within: .seconds(5)) == nil)
+            #expect(Self.state(try await events.first(within: .seconds(30)) { Self.state($0)?.isFinal ?? false }) == .disconnected(reason: .left))
+            #expect(try await events.next(within: .seconds(30)) == nil)
         }
     }
 
@@ -180,7 +180,7 @@ import Testing
             let channel = Channel(join: join, credentials: .none, key: join.key, options: ChannelOptions(), loop: loop, platform: fake.platform)
             let events = EventCollector(channel.events)
             await #expect(throws: error) { try await channel.open() }
-            #expect(Self.state(try await events.first(within: .seconds(5)) { Self.state($0)?.isFinal ?? false }) == .disconnected(reason: reason))
+            #expect(Self.state(try await events.first(within: .seconds(30)) { Self.state($0)?.isFinal ?? false }) == .disconnected(reason: reason))
         }
     }
 
