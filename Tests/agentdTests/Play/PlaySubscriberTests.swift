@@ -48,6 +48,7 @@ struct PlaySubscriberTests {
         #expect(player.isRunning, "agentd play ended early: \(player.stderr)")
         await player.terminate()
         #expect(player.exitStatus == 0, "agentd play did not stop cleanly on SIGTERM: \(player.stderr)")
+        print("PlaySubscriber: agentd play: \(player.stderr.split(separator: "\n").last ?? "")")
 
         let summaryData = try Data(contentsOf: URL(fileURLWithPath: out + "/summary.json"))
         let summary = try #require(try JSONSerialization.jsonObject(with: summaryData) as? [String: Any])
