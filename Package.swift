@@ -34,15 +34,37 @@ let package = Package(
         ),
         // Our C++ shim over libwebm's incremental parser, exposing a C API (include/agent_webm_reader.h).
         .target(name: "CWebMParser", linkerSettings: [.linkedLibrary("webm")]),
+        // The layers of the agent, each importing only those below it (issue 12; ModuleImportsTests
+        // reads the sources to keep it so): the vocabulary, then wire formats, codecs and transports,
+        // then the WebRTC session, then the Janus adapter, then the room API on top.
+        // The values every layer shares; no C, no loop.
+        .target(name: "AgentCore"),
+        // RTP, RTCP, SDP, DCEP: bytes in, values out.
+        .target(name: "AgentWire", dependencies: ["AgentCore"]),
+        // Codecs, files and frames over the C media libraries.
+        .target(
+            name: "AgentMedia",
+            dependencies: ["AgentCore", "COpus", "CVPX", "COgg", "CSndFile", "CSampleRate", "CAgentShims"]
+        ),
+        // Event loops, ICE, DTLS, SRTP, SCTP, WebSocket and the HTTP server.
+        .target(
+            name: "AgentTransport",
+            dependencies: ["AgentCore", "CNice", "COpenSSL", "CSRTP", "CUsrSCTP", "CSoup", "CAgentShims"]
+        ),
+        // PeerConnection, streams and the platform seam (RoomSession).
+        .target(name: "AgentSession", dependencies: ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport"]),
+        // The Janus VideoRoom adapter behind RoomSession.
+        .target(name: "AgentJanus", dependencies: ["AgentCore", "AgentWire", "AgentTransport", "AgentSession", "COpenSSL"]),
+        // The room API (AgentEngine, Channel); re-exports the layers so `import Agent` is enough.
         .target(
             name: "Agent",
-            dependencies: cLibraryNames.map { .target(name: $0) } + ["CAgentShims"]
+            dependencies: ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus"]
         ),
         .target(name: "Recorder", dependencies: ["Agent", "COgg"]),
         .target(name: "BotKit", dependencies: ["Agent", "CWebMParser"]),
         // agentd's parsers of outside input, apart from its runtime so agentd-fuzz can drive them:
         // recipes, the API's routes, request admission and bodies, and the rules they share.
-        .target(name: "AgentdCore", dependencies: ["Agent", "Recorder"]),
+        .target(name: "AgentdCore", dependencies: ["AgentCore", "AgentTransport", "Recorder"]),
         .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit", "AgentdCore"]),
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
         .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-bench"),
@@ -60,8 +82,14 @@ let package = Package(
         .executableTarget(name: "agentd-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Fuzz/Driver"),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests"),
         // Helpers the test targets share: peer processes, the lab's env file, polling.
-        .target(name: "TestSupport", dependencies: ["Agent"], path: "Tests/TestSupport"),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "CAgentShims", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["AgentTransport"], path: "Tests/TestSupport"),
+        .testTarget(
+            name: "AgentTests",
+            dependencies: [
+                "AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus", "Agent",
+                "CAgentShims", "TestSupport",
+            ]
+        ),
         .testTarget(name: "RecorderTests", dependencies: ["Recorder", "TestSupport"]),
         .testTarget(name: "BotKitTests", dependencies: ["BotKit", "TestSupport"]),
         .testTarget(name: "AgentdCoreTests", dependencies: ["AgentdCore", "TestSupport"]),

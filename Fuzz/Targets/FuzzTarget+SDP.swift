@@ -27,8 +27,8 @@ extension FuzzTarget {
             FuzzCheck.expect(answer.streams.count == description.media.count, "\(answer.streams.count) streams for \(description.media.count) sections")
             FuzzCheck.expect((try? SessionDescription.parse(answer.answer.text)) == answer.answer, "our answer does not read back")
         }
-        let tracks = [OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1),
-                      OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2)]
+        let tracks = [TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1),
+                      TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2)]
         _ = OfferBuilder.tracksRefused(by: description, offered: tracks)
 
         let again = try? SessionDescription.parse(description.text)

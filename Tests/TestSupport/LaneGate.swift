@@ -1,4 +1,4 @@
-import Agent
+import AgentTransport
 import Dispatch
 import Synchronization
 

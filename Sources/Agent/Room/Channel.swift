@@ -92,7 +92,7 @@ public actor Channel {
     public var publishSession: PublishSession? { published?.session }
 
     /// The tracks a host publishes, with the mids ``publishSession`` knows them by.
-    public var publishedTracks: [OfferBuilder.Track] { published?.tracks ?? [] }
+    public var publishedTracks: [TrackOffer] { published?.tracks ?? [] }
 
     // MARK: Joining and leaving (through the engine)
 

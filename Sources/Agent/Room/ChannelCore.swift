@@ -19,7 +19,7 @@ final class ChannelCore: Sendable {
         /// Events mapped while connecting, released after `connected`; nil once connected.
         var held: [ChannelEvent]? = []
         var publishing: PublishSession?
-        var publishedTracks: [OfferBuilder.Track] = []
+        var publishedTracks: [TrackOffer] = []
         var finished = false
         /// Streams opened after the first (a delegate's), fed the same events from then on.
         var subscribers: [EventBuffer<ChannelEvent>] = []
@@ -84,7 +84,7 @@ final class ChannelCore: Sendable {
     }
 
     /// The host's publishing session, for the statistics of our tracks.
-    func setPublishing(_ session: PublishSession, tracks: [OfferBuilder.Track]) {
+    func setPublishing(_ session: PublishSession, tracks: [TrackOffer]) {
         state.withLock { state in
             state.publishing = session
             state.publishedTracks = tracks
@@ -95,7 +95,7 @@ final class ChannelCore: Sendable {
     /// publishing session's counters live there).
     func reportStatistics(date: Date = Date()) {
         let (session, tracks) = state.withLock { ($0.publishing, $0.publishedTracks) }
-        var published: [(OfferBuilder.Track, SendStreamStatistics)] = []
+        var published: [(TrackOffer, SendStreamStatistics)] = []
         if let session {
             for track in tracks {
                 if let statistics = session.statistics(mid: track.mid) { published.append((track, statistics)) }

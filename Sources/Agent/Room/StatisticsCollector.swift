@@ -45,7 +45,7 @@ struct StatisticsCollector {
     /// A report of `users`' subscribed tracks and of `published` (our tracks with their send
     /// counters, taken at `now`).
     mutating func report(
-        room: String, users: [User], tracks: (String, MediaKind) -> RemoteTrack?, published: [(OfferBuilder.Track, SendStreamStatistics)],
+        room: String, users: [User], tracks: (String, MediaKind) -> RemoteTrack?, published: [(TrackOffer, SendStreamStatistics)],
         now: ContinuousClock.Instant, date: Date, interval: Duration
     ) -> ChannelStatistics {
         var participants: [ChannelStatistics.Participant] = []
@@ -90,7 +90,7 @@ struct StatisticsCollector {
         return result
     }
 
-    private mutating func outbound(_ track: OfferBuilder.Track, _ statistics: SendStreamStatistics, now: ContinuousClock.Instant) -> TrackStatistics {
+    private mutating func outbound(_ track: TrackOffer, _ statistics: SendStreamStatistics, now: ContinuousClock.Instant) -> TrackStatistics {
         var baseline = outboundBaselines[track.mid] ?? Baseline(bytes: 0, packets: 0, lost: 0, at: now)
         let elapsed = now - baseline.at
         if elapsed > .zero {

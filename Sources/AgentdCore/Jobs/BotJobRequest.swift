@@ -1,4 +1,4 @@
-import Agent
+import AgentCore
 
 /// What `POST /v1/bots` hands the recipe runner: the body's `recipe` (an inline object, or a
 /// recipe name as a string) with its overrides, and the daemon's defaults.

@@ -1,4 +1,4 @@
-import Agent
+import AgentCore
 import Foundation
 
 /// A bot recipe: where a bot joins and as whom, what it publishes, and what it does when things

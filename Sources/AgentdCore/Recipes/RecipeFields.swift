@@ -1,4 +1,4 @@
-import Agent
+import AgentCore
 
 /// One JSON object of a recipe, read strictly: every key must be one the caller allows, and each
 /// value is checked for type, range and size. Errors name the JSON path (`$.tracks.audio.frequency`).

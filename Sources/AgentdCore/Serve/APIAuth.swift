@@ -1,4 +1,4 @@
-import Agent
+import AgentTransport
 import Foundation
 
 /// The /v1 bearer token check.

@@ -1,4 +1,4 @@
-import Agent
+import AgentTransport
 
 /// A request the API refuses, with its status and message.
 package struct APIError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Agent
+import AgentCore
 
 /// `POST /v1/bots`'s body, `{"recipe": {...} or "name", "server"?, "room"?, "duration"?}`,
 /// checked and turned into a ``BotJobRequest`` with the daemon's defaults. The recipe itself is

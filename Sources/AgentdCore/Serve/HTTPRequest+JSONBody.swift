@@ -1,4 +1,5 @@
-import Agent
+import AgentCore
+import AgentTransport
 import Foundation
 
 extension HTTPRequest {

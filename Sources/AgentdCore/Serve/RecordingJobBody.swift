@@ -1,4 +1,4 @@
-import Agent
+import AgentCore
 import Foundation
 import Recorder
 

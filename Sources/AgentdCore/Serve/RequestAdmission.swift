@@ -1,4 +1,4 @@
-import Agent
+import AgentTransport
 
 /// Whether the API takes a request, decided from what is known of it so far: the method, the path,
 /// the headers and how many body bytes it has (declared by Content-Length, or read so far).

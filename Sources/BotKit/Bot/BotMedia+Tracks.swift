@@ -2,11 +2,11 @@ import Agent
 
 extension BotMedia {
     /// The tracks to offer for this media: audio first, then video.
-    func tracks() throws(BotError) -> [OfferBuilder.Track] {
+    func tracks() throws(BotError) -> [TrackOffer] {
         let fileKinds = playlist?.kinds ?? []
         if audioTrack != nil, fileKinds.contains(.audio) { throw .conflictingSources("an audio track and an audio file") }
         if videoTrack != nil, fileKinds.contains(.video) { throw .conflictingSources("a video track and a video file") }
-        var tracks: [OfferBuilder.Track] = []
+        var tracks: [TrackOffer] = []
         if audioTrack != nil || fileKinds.contains(.audio) {
             tracks.append(.init(mid: String(tracks.count), codec: .opus, ssrc: UInt32.random(in: 1...UInt32.max)))
         }

@@ -25,7 +25,7 @@ actor BotPacing {
 
     /// Starts sending `media` on `publishing`'s tracks (found by kind in `tracks`).
     static func start(
-        _ media: sending BotMedia, publishing: PublishSession, tracks: [OfferBuilder.Track], pacingInterval: Duration,
+        _ media: sending BotMedia, publishing: PublishSession, tracks: [TrackOffer], pacingInterval: Duration,
         emit: @escaping @Sendable (BotEvent) -> Void
     ) async throws -> BotPacing {
         let midsByKind = Self.mids(tracks)
@@ -43,7 +43,7 @@ actor BotPacing {
     /// Goes on sending on a new session (a reconnect published the tracks again): the old
     /// session's timer stops, the scheduler and the video sink move to the new one, and the
     /// video encoder makes a keyframe for the new subscribers.
-    func switchPublishing(to publishing: PublishSession, tracks: [OfferBuilder.Track]) async throws {
+    func switchPublishing(to publishing: PublishSession, tracks: [TrackOffer]) async throws {
         videoTrack?.removeSink()
         if let timer {
             self.timer = nil
@@ -87,7 +87,7 @@ actor BotPacing {
         }
     }
 
-    private static func mids(_ tracks: [OfferBuilder.Track]) -> [MediaKind: String] {
+    private static func mids(_ tracks: [TrackOffer]) -> [MediaKind: String] {
         Dictionary(tracks.map { ($0.kind, $0.mid) }) { first, _ in first }
     }
 

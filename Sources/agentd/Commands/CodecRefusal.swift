@@ -4,7 +4,7 @@ import Agent
 /// the codecs the room allows so the user can pick a fitting file or room. (How a refusal is
 /// detected lives in the Janus publisher; see ``AgentError/codecRefused(refused:allowed:)``.)
 enum CodecRefusal {
-    static func failure(room: String, refused: [OfferBuilder.Track], codecs: AllowedCodecs?) -> CommandFailure {
+    static func failure(room: String, refused: [TrackOffer], codecs: AllowedCodecs?) -> CommandFailure {
         let ours = refused.map { "\(name($0)) \($0.kind.rawValue)" }.joined(separator: " and ")
         guard let codecs else {
             return CommandFailure(.refused, "room '\(room)' does not accept \(ours); its allowed codecs are not listed (a private room?)",
@@ -14,5 +14,5 @@ enum CodecRefusal {
                               hint: "play a file in an allowed codec, or create the room with \(refused.map(name).joined(separator: ",")) allowed")
     }
 
-    private static func name(_ track: OfferBuilder.Track) -> String { track.codec.name }
+    private static func name(_ track: TrackOffer) -> String { track.codec.name }
 }

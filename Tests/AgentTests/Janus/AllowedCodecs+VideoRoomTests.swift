@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 /// A room's allowed codecs from its entry in the VideoRoom `list` reply (fields as Janus 1.1.2
 /// sends them).

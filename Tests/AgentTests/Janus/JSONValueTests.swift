@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 @Suite("JSONValue")
 struct JSONValueTests {

@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentJanus
+@testable import AgentTransport
 
 /// The audience's data transport dies while media flows (SCTP gave up after a long outage that
 /// an ICE restart rode out): the audience rebuilds the link, since only a new PeerConnection

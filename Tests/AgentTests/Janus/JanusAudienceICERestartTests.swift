@@ -4,6 +4,10 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentJanus
+@testable import AgentSession
+@testable import AgentTransport
 
 /// ICE restart of the audience's subscriber PeerConnection against the lab's Janus: signaling
 /// stays up, Janus re-offers with new ICE credentials (`configure` + `"restart": true`), and

@@ -4,6 +4,10 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentJanus
+@testable import AgentMedia
+@testable import AgentTransport
 
 /// The audience member against the real Janus: two aiortc publishers (440 and 660 Hz), one of
 /// them joining after we subscribed, so the multistream subscription has to renegotiate.

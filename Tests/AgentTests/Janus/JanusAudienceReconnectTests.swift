@@ -4,6 +4,9 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentJanus
+@testable import AgentTransport
 
 /// ``JanusAudience``'s reconnect logic against a scripted fake Janus (no media, no lab): drops
 /// are noticed, rejoins resync the roster, refusals end at once and retries stop at the limit.

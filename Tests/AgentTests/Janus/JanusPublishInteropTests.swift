@@ -4,6 +4,12 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentJanus
+@testable import AgentMedia
+@testable import AgentSession
+@testable import AgentTransport
+@testable import AgentWire
 
 /// Swift publishes into a Janus room (our offer, Janus's answer) and a Swift audience member in
 /// the same room receives it through Janus: both ends of agentd's transport against the SFU.
@@ -39,8 +45,8 @@ struct JanusPublishInteropTests {
         _ = try await videoRoom.joinAsPublisher(room: room, display: "swift-bot")
         let peer = try PeerConnection(loop: loop, localAddresses: [hostIP])
         let tracks = [
-            OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0xA0D1),
-            OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x51DE),
+            TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0xA0D1),
+            TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x51DE),
         ]
         let offer = try await peer.offer(tracks: tracks, dataChannelLabel: nil)
         let answer = try await videoRoom.publish(offer: offer.text)

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentJanus
+@testable import AgentSession
+@testable import AgentTransport
 
 /// The Janus adapter takes the whole join: the settings a channel's audience used to lose
 /// (reconnect policy, connect, probe and ICE-restart timeouts) reach the JanusAudience, and the

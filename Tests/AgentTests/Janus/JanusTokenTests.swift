@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentJanus
 
 @Suite struct JanusTokenTests {
     /// RFC 2202 §3, test case 2: HMAC-SHA1 with key "Jefe".

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentMedia
 
 @Suite struct AudioResamplerTests {
     /// `seconds` of a sine at `frequency`, interleaved into `channels` copies (or per-channel

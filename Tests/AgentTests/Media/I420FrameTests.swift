@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentMedia
 
 @Suite struct I420FrameTests {
     @Test func oddSizesRoundChromaUp() throws {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentMedia
+@testable import AgentSession
 
 /// The codec table's strings are contracts: SDP lines, WebM CodecIDs, manifest names and the
 /// codec refusal lines users read.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentMedia
 
 /// Players open only regular files: a FIFO's open would block until a writer comes and a device
 /// like /dev/zero never ends, and either used to hold a thread (and, in the daemon, the process).

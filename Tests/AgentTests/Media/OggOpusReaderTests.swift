@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentMedia
 
 @Suite(.offThePool) struct OggOpusReaderTests {
 

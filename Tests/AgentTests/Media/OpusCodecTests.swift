@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentMedia
 
 @Suite(.offThePool) struct OpusCodecTests {
     static let frame20ms = 960

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentMedia
 
 @Suite struct VP9DepacketizerTests {
     /// What Chromium sends first: a keyframe packet with a picture id, layer indices and an SS

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentMedia
 
 @Suite(.offThePool) struct VPXCodecTests {
     /// 90 kHz RTP clock ticks per frame at 30 fps.

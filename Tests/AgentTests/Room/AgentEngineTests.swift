@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentJanus
+@testable import AgentTransport
 
 /// The engine and its channels against a scripted Janus (no lab): states in order, one channel
 /// per room, names checked before anything connects, tokens refused once and renewed in place.

@@ -4,6 +4,8 @@ import Testing
 import TestSupport
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentTransport
 
 /// The channel's event path without sockets: what arrives while connecting waits for
 /// `connected`, frames reach the raw sink and the subscribed track, an unsubscribed track's sinks end, and the

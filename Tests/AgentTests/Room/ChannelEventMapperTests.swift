@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 /// The roster rules of ``ChannelEventMapper``: users before their tracks, tracks gone before
 /// their user, a final disconnect takes everyone away first, and nothing after it.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 @Suite struct ChannelNameTests {
     @Test(arguments: ["a", "Room_1-x", String(repeating: "z", count: 64), "0"])

@@ -2,14 +2,16 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentTransport
 
 /// A ``Channel`` over ``RoomSession`` with a fake platform behind it (no network): what the
 /// channel asks of the seam and what it makes of the answers.
 @Suite struct ChannelSeamTests {
     static let janus = RoomEndpoint.janus(server: "ws://10.77.0.2:8188/", room: "r1")
     static let tracks = [
-        OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1),
-        OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2),
+        TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1),
+        TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2),
     ]
 
     /// An engine on a loop of its own whose channels run over `fake`.

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 /// The queue behind every event stream: a slow consumer loses no roster event and sees them in
 /// order, snapshots coalesce and are counted exactly, and the bounds hold with a marker in the gap.

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
 
 /// A platform with no network behind ``RoomSession``, for running a ``Channel`` over the seam:
 /// it records every call, announces a scripted roster (each participant before their tracks),
@@ -87,7 +89,7 @@ actor FakeRoomSession: RoomSession {
         }
     }
 
-    func publish(tracks: [OfferBuilder.Track], dataChannel: Bool) async throws(AgentError) -> RoomPublication {
+    func publish(tracks: [TrackOffer], dataChannel: Bool) async throws(AgentError) -> RoomPublication {
         platform.record(.publish(mids: tracks.map(\.mid), dataChannel: dataChannel))
         do {
             let peer = try PeerConnection(loop: context.loop, localAddresses: ["127.0.0.1"])

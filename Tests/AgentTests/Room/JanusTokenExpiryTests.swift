@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentJanus
 
 /// When ``ChannelEvent/tokenWillExpire(expiresAt:)`` is due, and how refusals read.
 @Suite struct JanusTokenExpiryTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 /// The backoff schedule: nominal delays, jitter bounds, and the attempt and time limits.
 @Suite struct ReconnectPolicyTests {

@@ -3,6 +3,8 @@ import Testing
 import TestSupport
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentMedia
 
 @Suite(.offThePool) struct RemoteAudioSinkTests {
     typealias Media = RemoteTrackTestMedia

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 @Suite struct RemoteTrackEncodedSinkTests {
     typealias Media = RemoteTrackTestMedia

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 @Suite struct RemoteTrackFrameStreamTests {
     typealias Media = RemoteTrackTestMedia

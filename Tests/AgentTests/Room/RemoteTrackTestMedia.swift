@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentMedia
 
 /// Encoded media for the remote-track sink tests, made with our own encoders, wrapped in
 /// ``RemoteFrame``s the way the channel delivers them.

@@ -2,6 +2,7 @@ import Testing
 import TestSupport
 
 @testable import Agent
+@testable import AgentTransport
 
 @Suite(.offThePool) struct RemoteTrackTests {
     typealias Media = RemoteTrackTestMedia

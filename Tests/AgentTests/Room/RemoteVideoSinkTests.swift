@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentMedia
 
 @Suite struct RemoteVideoSinkTests {
     typealias Media = RemoteTrackTestMedia

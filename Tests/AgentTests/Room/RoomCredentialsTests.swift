@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 /// No textual form of credentials, or of a join printed beside them, shows a secret.
 @Suite struct RoomCredentialsTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 /// A patch replaces what it sets and keeps the rest; `create` only adds creating.
 @Suite struct RoomJoinPatchTests {

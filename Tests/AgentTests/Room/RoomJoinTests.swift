@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentJanus
 
 /// RoomJoin's defaults are today's, read from the join copies it replaces, and its endpoint
 /// and channel key say which room a join means.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 /// Bitrates and loss from counter differences over the snapshots' own times, and the text form.
 @Suite struct StatisticsCollectorTests {
@@ -50,7 +51,7 @@ import Testing
 
     @Test func outboundCarriesRoundTripAndReportedLoss() {
         var collector = StatisticsCollector()
-        let track = OfferBuilder.Track(mid: "0", kind: .video, codec: .vp8, payloadType: 96, ssrc: 1)
+        let track = TrackOffer(mid: "0", kind: .video, codec: .vp8, payloadType: 96, ssrc: 1)
         var sent = SendStreamStatistics()
         _ = collector.report(room: "r", users: [], tracks: { _, _ in nil }, published: [(track, sent)], now: start, date: Date(), interval: .seconds(1))
         sent.payloadBytes = 125_000

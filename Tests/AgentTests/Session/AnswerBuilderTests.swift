@@ -1,6 +1,9 @@
 import Testing
 
 @testable import Agent
+@testable import AgentSession
+@testable import AgentTransport
+@testable import AgentWire
 
 @Suite struct AnswerBuilderTests {
     static func local() throws -> LocalTransportParameters {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
 
 @Suite struct DataChannelRegistryTests {
     @Test func openAckAndMessagesBetweenTwoEnds() throws {

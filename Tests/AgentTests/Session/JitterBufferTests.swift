@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
 
 @Suite struct JitterBufferTests {
     /// Inserts one payload and drains at the same instant.

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Agent
+@testable import AgentSession
+@testable import AgentWire
 
 @Suite struct KeyframeRequesterTests {
     static let pli = RTCPPacket.pictureLoss(PictureLossIndication(senderSSRC: 1, mediaSSRC: 2))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 /// The link state machine driven by hand: a manual clock, a seeded random source, no sockets and
 /// no sleeps. The texts of the endings are compared with the ones today's two loops write

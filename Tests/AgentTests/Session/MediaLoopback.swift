@@ -3,14 +3,18 @@ import Synchronization
 import TestSupport
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
+@testable import AgentTransport
+@testable import AgentWire
 
 /// A ``PublisherMedia`` and a ``SubscriberMedia`` on two loops over loopback, with no platform
 /// between them: the test carries the offer and the answer by hand, as an adapter's signaling
 /// would. What reaches the subscriber's sink and its link handlers is kept for polling.
 final class MediaLoopback: Sendable {
     static let tracks = [
-        OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0x1111),
-        OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x2222),
+        TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0x1111),
+        TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x2222),
     ]
 
     let publisherLoop = EventLoop(name: "test.pubmedia")

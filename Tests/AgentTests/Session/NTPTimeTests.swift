@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 @Suite struct NTPTimeTests {
     @Test func unixEpochIsNTPSecond2208988800() {

@@ -1,13 +1,16 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
+@testable import AgentWire
 
 /// Which offered tracks an answer turns down, on answers Janus 1.1.2 really gave (trimmed to the
 /// lines that matter).
 @Suite("OfferBuilderRefusals")
 struct OfferBuilderRefusalsTests {
-    static let audio = OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)
-    static let video = OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2)
+    static let audio = TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)
+    static let video = TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2)
 
     static func answer(_ sections: [String]) throws -> SessionDescription {
         try SessionDescription.parse((["v=0", "o=- 1 1 IN IP4 10.77.0.2", "s=VideoRoom", "t=0 0"] + sections).joined(separator: "\r\n") + "\r\n")

@@ -1,14 +1,16 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
 
 @Suite struct OfferBuilderTests {
     /// The codec lines of our publish offer, one section per codec, exactly as Janus reads them.
     @Test func eachCodecOffersItsRtpmapFmtpAndFeedback() throws {
         let tracks = [
-            OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 11),
-            OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 22),
-            OfferBuilder.Track(mid: "2", kind: .video, codec: .vp9, payloadType: 98, ssrc: 33),
+            TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 11),
+            TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 22),
+            TrackOffer(mid: "2", kind: .video, codec: .vp9, payloadType: 98, ssrc: 33),
         ]
         let offer = OfferBuilder.offer(tracks: tracks, dataMid: nil, local: try AnswerBuilderTests.local(), sessionID: 7)
         let codecLines = offer.media.map { section in
@@ -24,7 +26,7 @@ import Testing
     }
 
     @Test func aTrackOfACodecTakesItsKindAndDefaultPayloadType() {
-        let tracks = MediaCodec.allCases.map { OfferBuilder.Track(mid: $0.name, codec: $0, ssrc: 1) }
+        let tracks = MediaCodec.allCases.map { TrackOffer(mid: $0.name, codec: $0, ssrc: 1) }
         #expect(tracks.map(\.kind) == [.audio, .video, .video])
         #expect(tracks.map(\.payloadType) == [111, 96, 98])
     }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentSession
 
 @Suite struct PacerTests {
     static func packets(_ count: Int, size: Int = 1200, tag: UInt8 = 0) -> [[UInt8]] {

@@ -4,6 +4,10 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentMedia
+@testable import AgentSession
+@testable import AgentTransport
+@testable import AgentWire
 
 /// Our PeerConnection answering a real WebRTC peer (aiortc) directly over loopback: ICE, DTLS,
 /// SRTP and SCTP all have to work for any of these checks to pass. No Janus in between.

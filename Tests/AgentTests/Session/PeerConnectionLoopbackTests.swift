@@ -4,6 +4,10 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
+@testable import AgentTransport
+@testable import AgentWire
 
 /// Our offering PeerConnection (the publishing side) against our answering one, over
 /// loopback: ICE (controlling vs controlled), DTLS with the role the answer picks, SRTP and SCTP
@@ -56,8 +60,8 @@ import Testing
         }
 
         let tracks = [
-            OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0x1111),
-            OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x2222),
+            TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0x1111),
+            TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x2222),
         ]
         let offer = try await publisher.offer(tracks: tracks, dataChannelLabel: "from-publisher")
         #expect(offer.media.map(\.direction) == ["sendonly", "sendonly", "sendrecv"])
@@ -108,7 +112,7 @@ import Testing
         let publisher = try PeerConnection(loop: loop, localAddresses: ["127.0.0.1"])
         defer { publisher.close() }
         let offer = try await publisher.offer(
-            tracks: [OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)], dataChannelLabel: "data")
+            tracks: [TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)], dataChannelLabel: "data")
         var answer = offer
         for index in answer.media.indices {
             answer.media[index].attributes = answer.media[index].attributes.map { $0.name == "setup" ? SDPAttribute("setup", "actpass") : $0 }

@@ -1,13 +1,16 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
+@testable import AgentTransport
 
 /// What a PublishSession builds from the tracks of our offer.
 @Suite struct PublishSessionTests {
-    private static func tracks(video: MediaCodec) -> [OfferBuilder.Track] {
+    private static func tracks(video: MediaCodec) -> [TrackOffer] {
         [
-            OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1),
-            OfferBuilder.Track(mid: "1", kind: .video, codec: video, payloadType: 98, ssrc: 2),
+            TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1),
+            TrackOffer(mid: "1", kind: .video, codec: video, payloadType: 98, ssrc: 2),
         ]
     }
 

@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentSession
+@testable import AgentTransport
 
 /// ``PublisherMedia`` against a ``SubscriberMedia`` over loopback, with no Janus: offer, answer,
 /// connection, session, send-side statistics, data, and the outcomes a platform maps to its own

@@ -1,4 +1,6 @@
 @testable import Agent
+@testable import AgentCore
+@testable import AgentWire
 
 /// Builds synthetic RTP packets for the receive-path tests with the production header writer.
 enum RTPTestPacket {

@@ -2,6 +2,9 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
+@testable import AgentWire
 
 @Suite(.offThePool) struct ReceiveStreamTests {
     static let remote = RTPTestPacket.ssrc

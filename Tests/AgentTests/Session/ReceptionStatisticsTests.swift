@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Agent
+@testable import AgentSession
+@testable import AgentWire
 
 @Suite struct ReceptionStatisticsTests {
     @Test func jitterMatchesAHandComputation() {

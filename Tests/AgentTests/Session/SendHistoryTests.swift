@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentSession
 
 @Suite struct SendHistoryTests {
     @Test func holdsPacketsAcrossTheWrapUntilOverwrittenOrTooOld() {

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
+@testable import AgentWire
 
 /// What a sender learns from the receiver's report blocks (RFC 3550 §6.4.1): loss, jitter, and
 /// the round-trip time from LSR and DLSR.

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
+@testable import AgentWire
 
 @Suite struct SendStreamTests {
     static let audioSSRC: UInt32 = 0xA0D1_0001

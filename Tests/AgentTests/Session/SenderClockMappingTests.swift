@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
 
 @Suite struct SenderClockMappingTests {
     static let second: Int64 = 1_000_000_000

@@ -4,6 +4,9 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentSession
+@testable import AgentWire
 
 /// ``SubscriberMedia`` against a ``PublisherMedia`` over loopback, with no Janus: the answer and
 /// its routes, media and data into the sink, the stream timers, the link's handlers, and a new
@@ -42,10 +45,10 @@ import Testing
     func warningsAndRoutesFollowTheOffer() async throws {
         try await MediaLoopback.run { loopback in
             let tracks = [
-                OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0x10),
-                OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x11),
-                OfferBuilder.Track(mid: "2", kind: .video, codec: .vp8, payloadType: 97, ssrc: 0x12),
-                OfferBuilder.Track(mid: "3", kind: .audio, codec: .opus, payloadType: 112, ssrc: 0x13),
+                TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 0x10),
+                TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 0x11),
+                TrackOffer(mid: "2", kind: .video, codec: .vp8, payloadType: 97, ssrc: 0x12),
+                TrackOffer(mid: "3", kind: .audio, codec: .opus, payloadType: 112, ssrc: 0x13),
             ]
             var offer = try SessionDescription.parse(try await loopback.publisher.offer(tracks: tracks, dataChannelLabel: nil).text)
             // mid 1 offers H.264 only; mid 2 is a section the sender emptied.

@@ -2,6 +2,7 @@ import COpenSSL
 import Testing
 
 @testable import Agent
+@testable import AgentTransport
 
 @Suite("DTLSCertificate")
 struct DTLSCertificateTests {

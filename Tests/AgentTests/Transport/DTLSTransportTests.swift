@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentTransport
 
 /// Two in-process endpoints handshake by handing datagrams to each other; no sockets.
 @Suite("DTLSTransport")

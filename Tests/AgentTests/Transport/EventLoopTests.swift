@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import Agent
+@testable import AgentTransport
 
 @Suite struct EventLoopTests {
     @Test func executeRunsOnTheLoopThread() throws {

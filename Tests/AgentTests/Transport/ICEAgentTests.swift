@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentTransport
 
 @Suite struct ICEAgentTests {
     /// One side of the test: an agent on its own loop with inboxes for its events and datagrams.

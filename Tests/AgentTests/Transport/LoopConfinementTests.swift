@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 
 @testable import Agent
+@testable import AgentTransport
 
 /// Loop confinement is checked in release builds too: the release build of `agentd-loopcheck`
 /// dies by a trap, naming the violation, when it touches a ``LoopBound`` value off its loop, and

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 
 @testable import Agent
+@testable import AgentTransport
 
 /// The process's shared transport loops: named threads Linux really shows, handed out in turn,
 /// started only when asked for, and stopped only by the group's owner.

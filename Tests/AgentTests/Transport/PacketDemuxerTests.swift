@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentTransport
 
 @Suite("PacketDemuxer")
 struct PacketDemuxerTests {

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentTransport
 
 /// Serialized: the second test checks that usrsctp is finished and started again between rounds,
 /// which needs no other association alive in the process meanwhile.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentTransport
 
 /// Known answers from RFC 3711 Appendix B, tied to libsrtp's output through an independent
 /// AES-CM and HMAC computation done here with OpenSSL's raw AES block and HMAC-SHA1.

@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 
 @testable import Agent
+@testable import AgentTransport
 
 /// The worker lanes: work of one key runs in order on one thread that is not the caller's, a
 /// full lane refuses at once and counts, and shutdown runs what was queued and refuses the rest.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 @Suite struct ByteReaderTests {
     /// Eight distinct bytes, so a swapped or shifted byte shows in every width.

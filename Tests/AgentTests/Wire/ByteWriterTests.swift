@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentCore
 
 @Suite struct ByteWriterTests {
     /// Runs `body` with a writer over `capacity` bytes set to 0xEE (so untouched bytes show), and

@@ -2,6 +2,10 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentMedia
+@testable import AgentTransport
+@testable import AgentWire
 
 /// Network input never crashes us: every parser gets thousands of random and mutated inputs
 /// from a seeded generator (reproducible), and must answer with a value or a typed error.

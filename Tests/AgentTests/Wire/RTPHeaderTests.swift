@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentWire
 
 @Suite struct RTPHeaderTests {
     /// An Opus packet with a one-byte extension carrying MID "1" (id 4) and audio level (id 1).

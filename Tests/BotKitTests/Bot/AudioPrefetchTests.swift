@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentTransport
 @testable import BotKit
 
 /// The pacer's audio comes encoded ahead on a worker lane: in order, never lost when the lane is

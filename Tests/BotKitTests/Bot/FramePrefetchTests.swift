@@ -3,6 +3,9 @@ import TestSupport
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentMedia
+@testable import AgentTransport
 @testable import BotKit
 
 /// The playlist read ahead on a worker lane: the same items in the same order as reading it

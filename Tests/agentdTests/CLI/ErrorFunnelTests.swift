@@ -3,6 +3,10 @@ import Foundation
 import Testing
 
 @testable import Agent
+@testable import AgentCore
+@testable import AgentJanus
+@testable import AgentSession
+@testable import AgentTransport
 @testable import agentd
 
 /// Every room, platform and bot error pinned to the exact line, hint and exit code the CLI shows
@@ -18,8 +22,8 @@ import Testing
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let expiredToken = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: now.addingTimeInterval(-1)).value
     static let freshToken = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: now.addingTimeInterval(60)).value
-    static let video = OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2)
-    static let audio = OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)
+    static let video = TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2)
+    static let audio = TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)
     static let codecs = AllowedCodecs(audio: ["opus"], video: ["vp9", "h264"])
 
     // MARK: The lines

@@ -13,7 +13,7 @@ import Testing
 @Suite struct ErrorTextTests {
     static var samples: [any Error] {
         let fingerprint = try? DTLSFingerprint(algorithm: .sha256, digest: Array(repeating: 0xAB, count: 32))
-        let track = OfferBuilder.Track(mid: "0", kind: .video, codec: .vp9, payloadType: 98, ssrc: 1)
+        let track = TrackOffer(mid: "0", kind: .video, codec: .vp9, payloadType: 98, ssrc: 1)
         var errors: [any Error] = [
             // agentd
             CommandFailure(.usage, "bad", hint: "fix it"), CommandFailure(.failure, "plain"), UsageError.missingRequired(option: "room"),

@@ -6,8 +6,8 @@ import Testing
 /// The refusal line: exit 3, our codec and the room's allowed codecs, or why those are unknown.
 @Suite("CodecRefusal")
 struct CodecRefusalTests {
-    static let video = OfferBuilder.Track(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2)
-    static let audio = OfferBuilder.Track(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)
+    static let video = TrackOffer(mid: "1", kind: .video, codec: .vp8, payloadType: 96, ssrc: 2)
+    static let audio = TrackOffer(mid: "0", kind: .audio, codec: .opus, payloadType: 111, ssrc: 1)
 
     @Test("names our codec and every codec the room allows")
     func namesAllowedCodecs() {

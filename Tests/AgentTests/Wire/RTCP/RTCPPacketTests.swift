@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Agent
+@testable import AgentWire
 
 @Suite struct RTCPPacketTests {
     /// SR with one report block, then a PLI, as one compound datagram.

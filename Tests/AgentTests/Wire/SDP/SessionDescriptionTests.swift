@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Agent
+@testable import AgentSession
+@testable import AgentWire
 
 @Suite struct SessionDescriptionTests {
     /// The shape of a Janus 1.1 VideoRoom subscriber offer: audio, video and data, bundled.
