@@ -49,7 +49,7 @@ import TestSupport
         core.receive(.participantJoined(id: "b", display: "B", at: at))
         var rest: [ChannelEvent] = []
         while let event = await iterator.next() { rest.append(event) }
-        #expect(ChannelEventMapperTests.names(rest) == ["unsubscribed a audio", "left a", "state disconnected(reason: Agent.DisconnectReason.roomDestroyed)"])
+        #expect(ChannelEventMapperTests.names(rest) == ["unsubscribed a audio", "left a", "state disconnected(reason: AgentCore.DisconnectReason.roomDestroyed)"])
         #expect(core.isFinished)
     }
 

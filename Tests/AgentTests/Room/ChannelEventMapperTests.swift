@@ -79,7 +79,7 @@ import Testing
         #expect(Self.names(out) == [
             "state connecting", "state connected", "joined a", "subscribed a audio", "joined b",
             "state reconnecting(attempt: 1)", "state connected", "left b", "unsubscribed a audio", "left a",
-            "state disconnected(reason: Agent.DisconnectReason.left)",
+            "state disconnected(reason: AgentCore.DisconnectReason.left)",
         ])
     }
 
