@@ -2,7 +2,7 @@ import Foundation
 
 /// Why the room API refused or failed, with a stable ``code`` per case: callers and scripts
 /// switch on the case or the code, never on the text. Platform errors (``JanusError`` and the
-/// transport's) are mapped into these at the edge, in `Janus/AgentError+Janus.swift`.
+/// transport's) are mapped into these at the edge, in `AgentJanus/AgentError+Janus.swift`.
 public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A room (channel) name outside ``ChannelName``'s rule.
     case invalidName(String)

@@ -2,8 +2,7 @@ import AgentCore
 import Foundation
 
 /// JSON answers. Here rather than in AgentdCore because the server writes one itself: the 408 of
-/// a request that did not arrive in time (``HTTPConnection``). JSONValue sits in Janus/ for now,
-/// so this file is Transport's one use of it.
+/// a request that did not arrive in time (``HTTPConnection``).
 extension HTTPResponse {
     package static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: Data((value.serialized() + "\n").utf8))
