@@ -9,7 +9,7 @@ import Testing
 /// slowloris clients, oversized bodies without the token. /healthz is timed the whole while.
 /// Afterwards the daemon holds no more descriptors than before and its RSS is back near its
 /// baseline.
-@Suite("HTTPAbuse", .serialized)
+@Suite("HTTPAbuse", .serialized, .enabled(if: LabEnvironment.shouldRunTimed))
 struct HTTPAbuseTests {
     static let requests = 10_000
     static let workers = 8
