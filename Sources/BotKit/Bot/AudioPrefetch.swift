@@ -26,7 +26,7 @@ final class AudioPrefetch: Sendable {
     init(track: AudioTrack, lane: WorkerLane = WorkerLanes.shared.nextLane()) {
         self.track = track
         self.lane = lane
-        requestNext()
+        if state.withLock({ Self.claimEncode(&$0) }) { encodeNext() }
     }
 
     /// Packets that were not encoded yet when the pacer wanted them (after the first, which the
@@ -35,16 +35,17 @@ final class AudioPrefetch: Sendable {
 
     /// The packet encoded ahead, if it is ready; either way the next one is asked for.
     func take() -> AudioTrack.Packet? {
-        let packet = state.withLock { state -> AudioTrack.Packet? in
-            guard let packet = state.ready else {
+        let (packet, encode) = state.withLock { state -> (AudioTrack.Packet?, Bool) in
+            let packet = state.ready
+            if packet == nil {
                 if state.delivered { state.late += 1 }
-                return nil
+            } else {
+                state.ready = nil
+                state.delivered = true
             }
-            state.ready = nil
-            state.delivered = true
-            return packet
+            return (packet, Self.claimEncode(&state))
         }
-        requestNext()
+        if encode { encodeNext() }
         return packet
     }
 
@@ -53,15 +54,17 @@ final class AudioPrefetch: Sendable {
         state.withLock { $0.stopped = true }
     }
 
-    /// Queues one encode unless one is ready, running, or queued (so the lane holds at most one
-    /// item of this track). A full lane refuses (it counts the refusal); the next take asks again.
-    private func requestNext() {
-        let start = state.withLock { state -> Bool in
-            guard state.ready == nil, !state.encoding, !state.stopped else { return false }
-            state.encoding = true
-            return true
-        }
-        guard start else { return }
+    /// Whether to queue an encode: not when one is ready, running, or queued (so the lane holds
+    /// at most one item of this track), nor after a stop. Marks it started.
+    private static func claimEncode(_ state: inout State) -> Bool {
+        guard state.ready == nil, !state.encoding, !state.stopped else { return false }
+        state.encoding = true
+        return true
+    }
+
+    /// Queues the encode ``claimEncode(_:)`` allowed. A full lane refuses (it counts the
+    /// refusal); the next take asks again.
+    private func encodeNext() {
         let queued = lane.tryEnqueue { [self] in
             let packet = track.nextPacket()
             state.withLock { state in

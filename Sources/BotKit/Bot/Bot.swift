@@ -38,8 +38,7 @@ public actor Bot {
     private var started = false
     /// What the publisher had sent when it stopped, so summaries can be read after ``stop()``.
     private var finalStatistics: [MediaKind: SendStreamStatistics] = [:]
-    private var finalProgress = (frames: 0, passes: 0)
-    private var finalLateFrames = (audio: 0, playlist: 0)
+    private var finalProgress = PlaybackProgress()
     private var stopped = false
 
     /// How often the pacing timer runs; audio goes out in 20 ms frames, so 10 ms keeps each
@@ -192,17 +191,11 @@ public actor Bot {
         return result
     }
 
-    /// Frames sent from the playlist and passes started (for summaries).
-    public func playbackProgress() async -> (frames: Int, passes: Int) {
+    /// Frames sent from the playlist, passes started, and frames that went out late because their
+    /// worker lane had not encoded or read them in time (for summaries).
+    public func playbackProgress() async -> PlaybackProgress {
         guard let pacing else { return finalProgress }
-        return await pacing.playbackProgress()
-    }
-
-    /// Audio packets and file frames that were not encoded or read in time on their worker lanes
-    /// (each went out one pacing tick, 10 ms, late), over the current publishing (for summaries).
-    public func lateFrames() async -> (audio: Int, playlist: Int) {
-        guard let pacing else { return finalLateFrames }
-        return await pacing.lateFrames()
+        return await pacing.progress()
     }
 
     /// Stops publishing, leaves the room and ends ``events``. Idempotent.
@@ -214,8 +207,7 @@ public actor Bot {
             await recovery.value
         }
         if let pacing {
-            finalProgress = await pacing.playbackProgress()
-            finalLateFrames = await pacing.lateFrames()
+            finalProgress = await pacing.progress()
             await pacing.stop()
         }
         pacing = nil

@@ -91,17 +91,10 @@ actor BotPacing {
         Dictionary(tracks.map { ($0.kind, $0.mid) }) { first, _ in first }
     }
 
-    /// Frames sent from the playlist and passes started.
-    func playbackProgress() async -> (frames: Int, passes: Int) {
+    /// The scheduler's ``PlaybackProgress``.
+    func progress() async -> PlaybackProgress {
         let scheduler = self.scheduler
-        return (try? await loop.submit { (scheduler.playlistFrames, scheduler.passes) }) ?? (0, 0)
-    }
-
-    /// Audio packets and playlist frames that were not ready on the worker lanes when due (each
-    /// went out a tick later).
-    func lateFrames() async -> (audio: Int, playlist: Int) {
-        let scheduler = self.scheduler
-        return (try? await loop.submit { scheduler.lateFrames }) ?? (0, 0)
+        return (try? await loop.submit { scheduler.progress }) ?? PlaybackProgress()
     }
 
     /// Stops sending. Idempotent.

@@ -49,7 +49,7 @@ final class FramePrefetch: Sendable {
         box = PlaylistBox(playlist)
         self.capacity = max(2, capacity)
         self.lane = lane
-        requestRead()
+        if state.withLock({ claimRead(&$0) }) { readAhead() }
     }
 
     /// Times the pacer found nothing read while the list went on (after the first item).
@@ -57,24 +57,29 @@ final class FramePrefetch: Sendable {
 
     /// The next item in time order, if read; asks the lane for more when the buffer runs low.
     func next() -> Next {
-        let next = state.withLock { state -> Next in
-            if state.count > 0 {
-                let item = state.items[state.head]
-                state.head += 1
-                if state.head >= capacity {
-                    state.items.removeFirst(state.head)
-                    state.head = 0
-                }
-                state.delivered = true
-                return .item(item)
-            }
-            if let end = state.end { return .ended(readError: end) }
-            if state.delivered { state.underruns += 1 }
-            return .waiting
+        let (next, refill) = state.withLock { state -> (Next, Bool) in
+            let next = Self.take(&state, capacity: capacity)
+            return (next, claimRead(&state))
         }
-        if case .ended = next { return next }
-        requestRead()
+        if refill { readAhead() }
         return next
+    }
+
+    /// The next item out of the buffer, or why there is none.
+    private static func take(_ state: inout State, capacity: Int) -> Next {
+        if state.count > 0 {
+            let item = state.items[state.head]
+            state.head += 1
+            if state.head >= capacity {
+                state.items.removeFirst(state.head)
+                state.head = 0
+            }
+            state.delivered = true
+            return .item(item)
+        }
+        if let end = state.end { return .ended(readError: end) }
+        if state.delivered { state.underruns += 1 }
+        return .waiting
     }
 
     /// No more reading: a read under way finishes its item, nothing new is asked for. Idempotent.
@@ -82,15 +87,17 @@ final class FramePrefetch: Sendable {
         state.withLock { $0.stopped = true }
     }
 
-    /// Queues one read job unless one is queued or running, the buffer is at least half full, or
-    /// the list ended. A full lane refuses (it counts the refusal); the next take asks again.
-    private func requestRead() {
-        let start = state.withLock { state -> Bool in
-            guard !state.reading, !state.stopped, state.end == nil, state.count <= capacity / 2 else { return false }
-            state.reading = true
-            return true
-        }
-        guard start else { return }
+    /// Whether to queue a read job: not while one is queued or running, the buffer is more than
+    /// half full, the list ended, or after a stop. Marks it started.
+    private func claimRead(_ state: inout State) -> Bool {
+        guard !state.reading, !state.stopped, state.end == nil, state.count <= capacity / 2 else { return false }
+        state.reading = true
+        return true
+    }
+
+    /// Queues the read job ``claimRead(_:)`` allowed. A full lane refuses (it counts the
+    /// refusal); the next take asks again.
+    private func readAhead() {
         let queued = lane.tryEnqueue { [self] in read() }
         if !queued { state.withLock { $0.reading = false } }
     }

@@ -37,7 +37,7 @@ final class MediaScheduler: @unchecked Sendable {
     private var playbackLimit: Int64?
     private var pendingItem: FramePlaylist.Item?
     private var position: (entry: Int, pass: Int)?
-    private(set) var playlistFrames = 0
+    private var playlistFrames = 0
     private(set) var playbackEnd: BotEvent.PlaybackEnd?
 
     init(
@@ -138,16 +138,15 @@ final class MediaScheduler: @unchecked Sendable {
         emit(.playbackFinished(end))
     }
 
-    /// How many passes through the playlist have started.
-    var passes: Int {
+    /// Frames sent, passes started (the playlist's), and what the lanes had not ready in time.
+    var progress: PlaybackProgress {
         publishing.peer.loop.assertInLoop()
-        return (position?.pass ?? 0) + 1
-    }
-
-    /// Audio packets not encoded in time, and playlist reads that fell behind (each sent a tick late).
-    var lateFrames: (audio: Int, playlist: Int) {
-        publishing.peer.loop.assertInLoop()
-        return (audio?.prefetch.late ?? 0, playlist?.underruns ?? 0)
+        var progress = PlaybackProgress()
+        progress.frames = playlistFrames
+        progress.passes = (position?.pass ?? 0) + 1
+        progress.lateAudioPackets = audio?.prefetch.late ?? 0
+        progress.lateFileFrames = playlist?.underruns ?? 0
+        return progress
     }
 
     /// Ends the lanes' work for this scheduler (the bot stopped).

@@ -82,9 +82,8 @@ struct FilePlayer {
             throw CommandFailure(.connectionFailed, "playing into \(configuration.roomName) stopped: \(lost)")
         }
         if let reason = stopped.withLock({ $0 }) { summary.stoppedBy = reason }
-        (summary.frames, summary.passes) = await bot.playbackProgress()
-        let late = await bot.lateFrames()
-        summary.late = late.audio + late.playlist
+        let progress = await bot.playbackProgress()
+        (summary.frames, summary.passes, summary.late) = (progress.frames, progress.passes, progress.lateFrames)
         summary.sent = await bot.sendStatistics()
         await bot.stop()
         return summary
@@ -99,10 +98,10 @@ struct FilePlayer {
             var lastBytes = 0
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
-                let (frames, passes) = await bot.playbackProgress()
+                let played = await bot.playbackProgress()
                 let bytes = await bot.sendStatistics().values.reduce(0) { $0 + $1.bytes }
                 let elapsed = Int((ContinuousClock.now - start) / .seconds(1))
-                progress.show("playing \(ProgressLine.clock(elapsed))  \(frames) frames  pass \(passes)  \((bytes - lastBytes) * 8 / 1000) kbps")
+                progress.show("playing \(ProgressLine.clock(elapsed))  \(played.frames) frames  pass \(played.passes)  \((bytes - lastBytes) * 8 / 1000) kbps")
                 lastBytes = bytes
             }
         }

@@ -184,9 +184,9 @@ actor RecipeRunner {
             next.packetsSent += sent.values.reduce(0) { $0 + $1.packets }
             next.bytesSent += sent.values.reduce(0) { $0 + $1.bytes }
             next.events = next.events + (await participant.bot.eventCounts())
-            let (frames, passes) = await participant.bot.playbackProgress()
-            next.framesPlayed += frames
-            next.passes = max(next.passes, passes)
+            let progress = await participant.bot.playbackProgress()
+            next.framesPlayed += progress.frames
+            next.passes = max(next.passes, progress.passes)
             let behaviours = participant.behaviours.counters
             next.messagesSent += behaviours.messagesSent
             next.greetings += behaviours.greetings
