@@ -92,8 +92,9 @@ extension FuzzTarget {
 
     private static func checkBotBody(_ body: JSONValue) {
         guard let bot = try? BotJobBody.request(body, settings: daemonSettings) else { return }
-        if let room = bot.room { FuzzCheck.expect(ChannelName.isValid(room), "room \(room)") }
-        if let server = bot.server { FuzzCheck.expect(JanusURL.parse(server) != nil, "server \(server)") }
+        if let room = bot.join.room { FuzzCheck.expect(ChannelName.isValid(room), "room \(room)") }
+        if let server = bot.join.server { FuzzCheck.expect(JanusURL.parse(server) != nil, "server \(server)") }
+        if let display = bot.join.display { FuzzCheck.expect(DisplayName.isValid(display), "display \(display)") }
         if let duration = bot.duration { FuzzCheck.expect(JobDuration.isValid(duration), "duration \(duration)") }
         switch bot.recipe {
         case .object:

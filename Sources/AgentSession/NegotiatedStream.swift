@@ -24,9 +24,6 @@ public struct NegotiatedStream: Equatable, Sendable {
         }
     }
 
-    /// The codec table's identity, under the name callers of this type have used.
-    public typealias Codec = MediaCodec
-
     public var mid: String
     public var kind: Kind
     /// nil for data, and for a section we rejected.

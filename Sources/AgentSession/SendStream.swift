@@ -20,11 +20,8 @@ import AgentWire
 ///
 /// No sockets, threads or clocks: the caller passes time in, and sends what comes back.
 public struct SendStream: Sendable {
-    /// The codec table's identity. SendStream packetizes the codecs whose
-    /// ``MediaCodec/canPacketize`` is true, and refuses the others.
-    public typealias Codec = MediaCodec
-
     public struct Configuration: Sendable {
+        /// One whose ``MediaCodec/canPacketize`` is true; the others are refused.
         public var codec: MediaCodec
         public var ssrc: UInt32
         public var payloadType: UInt8

@@ -20,7 +20,7 @@ struct RoomEventScript {
     }
 
     mutating func join(_ id: String, _ display: String, atMs ms: Double, video: Bool = true,
-                       videoCodec: NegotiatedStream.Codec = .vp8) {
+                       videoCodec: MediaCodec = .vp8) {
         add(.participantJoined(id: id, display: display, at: Self.date(ms: Int64(ms))), atMs: ms)
         add(.trackAdded(participantID: id, kind: .audio, codec: .opus), atMs: ms)
         if video { add(.trackAdded(participantID: id, kind: .video, codec: videoCodec), atMs: ms) }

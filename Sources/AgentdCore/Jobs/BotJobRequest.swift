@@ -4,8 +4,10 @@ import AgentCore
 /// recipe name as a string) with its overrides, and the daemon's defaults.
 package struct BotJobRequest: Sendable {
     package let recipe: JSONValue
-    package let server: String?
-    package let room: String?
+    /// The body's join fields (server, room, token, pin, create, display), laid over the
+    /// recipe's own; the server falls back to the config's. Its token and pin are redacted in
+    /// every textual form (``RoomCredentials``).
+    package let join: RoomJoinPatch
     package let duration: Double?
     /// The daemon's ICE allow-list, resolved to addresses.
     package let iceAddresses: [String]
@@ -15,11 +17,10 @@ package struct BotJobRequest: Sendable {
     /// nil refuses file media.
     package var mediaRoot: String? = nil
 
-    package init(recipe: JSONValue, server: String?, room: String?, duration: Double?, iceAddresses: [String], outputRoot: String,
+    package init(recipe: JSONValue, join: RoomJoinPatch, duration: Double?, iceAddresses: [String], outputRoot: String,
                  mediaRoot: String? = nil) {
         self.recipe = recipe
-        self.server = server
-        self.room = room
+        self.join = join
         self.duration = duration
         self.iceAddresses = iceAddresses
         self.outputRoot = outputRoot

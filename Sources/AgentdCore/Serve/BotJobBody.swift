@@ -1,16 +1,20 @@
 import AgentCore
 
-/// `POST /v1/bots`'s body, `{"recipe": {...} or "name", "server"?, "room"?, "duration"?}`,
-/// checked and turned into a ``BotJobRequest`` with the daemon's defaults. The recipe itself is
-/// read later, by the bot factory (``RecipeParser`` for an inline one). Every mistake is a 400
-/// with a message naming the field.
+/// `POST /v1/bots`'s body, `{"recipe": {...} or "name", "server"?, "room"?, "token"?, "pin"?,
+/// "create"?, "display"?, "duration"?}`, checked and turned into a ``BotJobRequest`` with the
+/// daemon's defaults. The join fields are the recording body's, under the same rules
+/// (``RecordingJobBody``), and become a ``RoomJoinPatch`` laid over the recipe's own join. The
+/// recipe itself is read later, by the bot factory (``RecipeParser`` for an inline one). Every
+/// mistake is a 400 with a message naming the field.
 package enum BotJobBody {
-    package static let keys: Set<String> = ["recipe", "server", "room", "duration"]
+    package static let keys: Set<String> = ["recipe", "server", "room", "token", "pin", "create", "display", "duration"]
 
     package static func request(_ body: JSONValue, settings: ServeSettings) throws(APIError) -> BotJobRequest {
         guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
         let unknown = object.keys.filter { !keys.contains($0) }.sorted()
-        guard unknown.isEmpty else { throw .badRequest("unknown field(s) \(unknown.joined(separator: ", ")); known: recipe, server, room, duration") }
+        guard unknown.isEmpty else {
+            throw .badRequest("unknown field(s) \(unknown.joined(separator: ", ")); known: \(keys.sorted().joined(separator: ", "))")
+        }
         guard let recipe = object["recipe"], recipe.objectValue != nil || recipe.stringValue?.isEmpty == false else {
             throw .badRequest("recipe is required: a recipe object, or the name of a shipped recipe")
         }
@@ -30,8 +34,12 @@ package enum BotJobBody {
             }
             room = text
         }
+        let join = RoomJoinPatch(
+            server: server ?? settings.defaultServer, room: room,
+            token: try RecordingJobBody.string(object, "token"), pin: try RecordingJobBody.string(object, "pin"),
+            create: try RecordingJobBody.create(object["create"]), display: try RecordingJobBody.display(object))
         return BotJobRequest(
-            recipe: recipe, server: server ?? settings.defaultServer, room: room, duration: try RecordingJobBody.duration(object["duration"]),
+            recipe: recipe, join: join, duration: try RecordingJobBody.duration(object["duration"]),
             iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot, mediaRoot: settings.mediaRoot)
     }
 }

@@ -20,24 +20,34 @@ package enum RecordingJobBody {
         guard let room = try string(object, "room") else { throw .badRequest("room is required") }
         guard ChannelName.isValid(room) else { throw .badRequest("room must be a room name of \(ChannelName.ruleDescription)") }
         let duration = try self.duration(object["duration"])
-        let create: Bool
-        switch object["create"] {
-        case nil, .null?: create = false
-        case .bool(let value)?: create = value
-        default: throw .badRequest("create must be true or false")
-        }
+        let create = try self.create(object["create"]) ?? false
         let directory = try self.directory(try string(object, "out"), room: room, root: settings.outputRoot, startedAt: startedAt)
-        let display = try string(object, "display") ?? RecordingRequest.defaultDisplay
-        guard DisplayName.isValid(display) else { throw .badRequest("display must be \(DisplayName.ruleDescription)") }
+        let display = try self.display(object) ?? RecordingRequest.defaultDisplay
         return RecordingRequest(
             server: server.absoluteString, room: room, display: display,
             credentials: RoomCredentials(token: try string(object, "token"), pin: try string(object, "pin")), create: create, duration: duration,
             formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt)
     }
 
+    /// `create`: true, false, or absent (nil).
+    package static func create(_ value: JSONValue?) throws(APIError) -> Bool? {
+        switch value {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: throw .badRequest("create must be true or false")
+        }
+    }
+
+    /// `display`, checked by the display-name rule; nil when absent.
+    package static func display(_ object: [String: JSONValue]) throws(APIError) -> String? {
+        guard let display = try string(object, "display") else { return nil }
+        guard DisplayName.isValid(display) else { throw .badRequest("display must be \(DisplayName.ruleDescription)") }
+        return display
+    }
+
     /// A non-empty string of at most ``RecipeFields/maximumStringBytes`` bytes (the same bound
     /// as a recipe's strings: tokens, pins, paths, URLs all fit).
-    private static func string(_ object: [String: JSONValue], _ key: String) throws(APIError) -> String? {
+    package static func string(_ object: [String: JSONValue], _ key: String) throws(APIError) -> String? {
         guard let value = object[key], value != .null else { return nil }
         guard let text = value.stringValue, !text.isEmpty else { throw .badRequest("\(key) must be a non-empty string") }
         guard text.utf8.count <= RecipeFields.maximumStringBytes else {

@@ -77,7 +77,7 @@ enum RecipeBotJobs {
             } catch {
                 throw .badRequest("recipe: \(error.description)")
             }
-            recipe = RecipeOverrides(server: request.server, room: request.room, duration: request.duration).applied(to: recipe)
+            recipe = RecipeOverrides(join: request.join, duration: request.duration).applied(to: recipe)
             guard recipe.server != nil else { throw .badRequest("no server: give \"server\" in the body or the recipe, or set one in the config") }
             guard recipe.room != nil else { throw .badRequest("no room: give \"room\" in the body or the recipe") }
             if recipe.role == .audience {

@@ -14,6 +14,12 @@ struct RecipeOverrides: Sendable, Equatable {
         self.duration = duration
     }
 
+    /// A daemon request's join fields, already a patch, and its duration.
+    init(join: RoomJoinPatch, duration: Double?) {
+        self.join = join
+        self.duration = duration
+    }
+
     /// The recipe with these settings applied. A recipe may leave its server and room to the
     /// command line, so it is not a RoomJoin yet: the patch's fields are laid on the recipe's
     /// own, under the patch's rules.

@@ -109,7 +109,9 @@ struct APIHandler: Sendable {
     /// `POST /v1/bots`: the body's request, made into a job by the bot factory.
     private func bot(_ body: JSONValue) throws(APIError) -> any JobWork {
         let request = try BotJobBody.request(body, settings: settings)
-        log.redact(request.server.flatMap(JanusURL.credentials))
+        log.redact(request.join.credentials.token)
+        log.redact(request.join.credentials.pin)
+        log.redact(request.join.server.flatMap(JanusURL.credentials))
         do {
             return try botFactory(request)
         } catch {

@@ -140,7 +140,12 @@ enum OpenAPIDocument {
                 "properties": [
                     "recipe": ["description": "a recipe object, or the name of a shipped recipe; its files must lie under the config's media_root",
                                "oneOf": [["type": "object"], ["type": "string"]]],
-                    "server": ["type": "string"], "room": ["type": "string"],
+                    "server": ["type": "string", "description": "Janus WebSocket URL, instead of the recipe's; default: the config's server, when it names one"],
+                    "room": ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"],
+                    "token": ["type": "string", "description": "Janus core token, instead of the recipe's"],
+                    "pin": ["type": "string", "description": "room pin, instead of the recipe's"],
+                    "create": ["type": "boolean", "description": "true: create the room if it is missing (false keeps the recipe's)"],
+                    "display": ["type": "string", "minLength": 1, "maxLength": 64, "description": "at most 64 characters and 256 bytes"],
                     "duration": ["type": "number", "exclusiveMinimum": 0, "maximum": 604_800],
                 ],
             ],

@@ -1,5 +1,7 @@
 import Agent
+import AgentdCore
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -89,6 +91,45 @@ struct ServeAPITests {
         #expect(failed["error"] == "the recipe broke")
         #expect(try await client.get("/healthz").status == 200, "the daemon stays up")
         await daemon.shutdown()
+    }
+
+    @Test("a bot job's server, room, token, pin, create and display reach the bot as one patch; the token and pin reach no answer or log")
+    func botJoinFields() async throws {
+        let seen = Mutex<BotJobRequest?>(nil)
+        let daemon = try InProcessDaemon(botFactory: { (request: BotJobRequest) throws(BotJobRejection) -> any JobWork in
+            seen.withLock { $0 = request }
+            return try ParkedBot.factory(request)
+        })
+        let body = #"{"recipe": {}, "server": "ws://127.0.0.1:9/", "room": "lobby", "token": "tok-5ecret", "pin": "pin-5ecret", "create": true, "display": "Greeter"}"#
+        let created = try await daemon.client.post("/v1/bots", body)
+        #expect(created.status == 201, "\(created.text)")
+        let request = try #require(seen.withLock { $0 })
+        #expect(request.join == RoomJoinPatch(
+            server: "ws://127.0.0.1:9/", room: "lobby", token: "tok-5ecret", pin: "pin-5ecret", create: true, display: "Greeter"))
+        for (field, value) in [("token", "1"), ("pin", "\"\""), ("create", "\"yes\""), ("display", "\"\"")] {
+            let refused = try await daemon.client.post("/v1/bots", #"{"recipe": {}, "\#(field)": \#(value)}"#)
+            #expect(refused.status == 400 && refused.text.contains(field), "\(field): \(refused.text)")
+        }
+        await daemon.shutdown()
+
+        // The full build's factory, into a server that is not there: the job shows the room and
+        // display it was given and fails with the reason, and neither secret is anywhere.
+        let loops = LoopGroup(name: "test.botjoin")
+        defer { loops.shutdown() }
+        let real = try InProcessDaemon(botFactory: RecipeBotJobs.factory(
+            recipes: RecipeLibrary(directory: Repository.root.appendingPathComponent("recipes")),
+            environment: RecipeEnvironment(loops: loops, log: { _ in })))
+        let tone = #"{"recipe": "tone", "server": "ws://127.0.0.1:9/", "room": "lobby", "token": "tok-5ecret", "pin": "pin-5ecret", "display": "Greeter"}"#
+        let started = try await real.client.post("/v1/bots", tone)
+        #expect(started.status == 201, "\(started.text)")
+        let id = try #require(started.json?["id"]?.stringValue)
+        let failed = try await real.client.waitForJob(id, in: ["failed"], within: .seconds(20))
+        #expect(failed["room"] == "lobby" && failed["display"] == "Greeter", "the job shows the patched join: \(failed.serialized())")
+        let jobs = try await real.client.get("/v1/jobs").text
+        await real.shutdown()
+        for text in [started.text, failed.serialized(), jobs, real.log] {
+            #expect(!text.contains("5ecret"), "\(text)")
+        }
     }
 
     @Test("the job limit answers 429 with a message; a stopped job frees its slot; shutdown answers 503 and stops every job")
