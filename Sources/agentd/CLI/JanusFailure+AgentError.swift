@@ -45,7 +45,7 @@ extension JanusFailure {
         case .unreachable(_, let reason):
             CommandFailure(.connectionFailed, "cannot reach the WHIP endpoint at \(server): \(reason)", hint: "is the WHIP server up? try scripts/lab whip up")
         case .tokenRefused(let reason):
-            CommandFailure(.refused, "the WHIP endpoint refused the token: \(reason)", hint: "check --token")
+            CommandFailure(.refused, "the WHIP endpoint refused us: \(reason)", hint: "check --token; simple-whip-server also answers 403 while the endpoint is in use")
         case .roomNotFound:
             CommandFailure(.refused, "no WHIP endpoint at \(server)", hint: "check the --whip URL; the endpoint must exist first")
         case .server(let code, let reason):

@@ -22,7 +22,8 @@ import Testing
             for: AgentError.tokenRefused("\(Self.endpoint) answered HTTP 403: Unauthorized"), server: Self.endpoint, room: Self.endpoint,
             platform: .whip)
         #expect(refused == CommandFailure(
-            .refused, "the WHIP endpoint refused the token: \(Self.endpoint) answered HTTP 403: Unauthorized", hint: "check --token"))
+            .refused, "the WHIP endpoint refused us: \(Self.endpoint) answered HTTP 403: Unauthorized",
+            hint: "check --token; simple-whip-server also answers 403 while the endpoint is in use"))
         let unreachable = JanusFailure.failure(
             for: AgentError.unreachable(server: Self.endpoint, reason: "connection refused (x)"), server: Self.endpoint, room: Self.endpoint,
             platform: .whip)
