@@ -61,6 +61,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "multiple of it in media time, both tracks on one clock (0: off, the tone and square)")
     p.add_argument("--no-audio", action="store_true")
     p.add_argument("--no-video", action="store_true")
+    p.add_argument("--join-on-stdin", action="store_true",
+                   help="connect and attach, print WAITING, and join only when a line arrives on stdin "
+                        "(a test's late joiner, with Python's start-up already behind it)")
     add_session_arguments(p)
     args = p.parse_args(argv)
     try:
@@ -157,6 +160,19 @@ async def run(args: argparse.Namespace,
             except JanusError as exc:
                 if exc.code != ALREADY_EXISTS:
                     raise
+
+        if getattr(args, "join_on_stdin", False):
+            # A reader on the loop, not a thread: a SIGTERM while waiting must still exit at once.
+            go = asyncio.Event()
+            loop.add_reader(sys.stdin.fileno(), go.set)
+            print("WAITING", flush=True)
+            waiting = [asyncio.ensure_future(go.wait()), asyncio.ensure_future(stop.wait())]
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            loop.remove_reader(sys.stdin.fileno())
+            for task in waiting:
+                task.cancel()
+            if stop.is_set():
+                return 0
 
         join = {"request": "join", "ptype": "publisher", "room": args.room, "display": args.display}
         if args.pin:

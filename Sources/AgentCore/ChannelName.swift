@@ -1,7 +1,7 @@
 /// The rule for room (channel) names: `^[A-Za-z0-9_-]{1,64}$`, as seed-style client SDKs name
 /// channels. Janus runs VideoRoom with `string_ids = true`, so any such name is a room id.
 ///
-/// One rule for the engine and the CLI: ``AgentEngine/join(server:room:token:options:)`` throws
+/// One rule for the engine and the CLI: `AgentEngine.join(_:credentials:options:)` throws
 /// ``AgentError/invalidName(_:)`` and `agentd`'s `--room` check exits 2 for the same names.
 public enum ChannelName {
     public static let maximumLength = 64

@@ -56,8 +56,13 @@ public final class RoomMixer {
     /// - Parameters:
     ///   - output: the mix file; its channel count is the mixer's, and pushes must match it.
     ///   - blockSamples: samples per emitted block (960 = 20 ms).
-    ///   - maxLatencySamples: how long a missing participant may hold the mix back (200 ms).
-    public init(output: TimelineWAVWriter, blockSamples: Int = 960, maxLatencySamples: Int64 = 9600) throws(SoundFileError) {
+    ///   - maxLatencySamples: how long a missing participant may hold the mix back (2 s), and so
+    ///     how far behind the others a participant's audio may arrive and still be mixed. Audio
+    ///     is placed at the time its sender report maps it to, and a sender or path running
+    ///     late delivers it hundreds of milliseconds after that: a 200 ms budget once left a
+    ///     whole participant out of a lab recording's mix (RoomRecorderTests). The window this
+    ///     bounds is 2 s of Int32 sums per channel.
+    public init(output: TimelineWAVWriter, blockSamples: Int = 960, maxLatencySamples: Int64 = 96_000) throws(SoundFileError) {
         guard blockSamples > 0 else { throw .invalidArgument("blockSamples must be > 0") }
         guard maxLatencySamples >= 0 else { throw .invalidArgument("maxLatencySamples must be >= 0") }
         guard output.position == 0 else { throw .invalidArgument("mix output already holds audio") }

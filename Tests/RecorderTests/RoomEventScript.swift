@@ -32,9 +32,10 @@ struct RoomEventScript {
 
     /// A tone in 20 ms Opus packets from `fromMs` to `toMs`; RTP starts at `rtpBase`.
     /// From packet `senderReportFrom` on, the wall times are mapped by a sender report (exact);
-    /// before, by arrival, `arrivalErrorMs` late.
+    /// before, by arrival, `arrivalErrorMs` late. `arrivalDelayMs` delays the packets' place in
+    /// the event order (not their wall times), as a sender or network running behind does.
     mutating func audio(_ id: String, frequency: Double, fromMs: Double, toMs: Double, rtpBase: Int64 = 12_345,
-                        arrivalErrorMs: Double = 0, senderReportFrom: Int = 51) throws {
+                        arrivalErrorMs: Double = 0, arrivalDelayMs: Double = 0, senderReportFrom: Int = 51) throws {
         let encoder = try OpusEncoder(configuration: .init(channels: 1, application: .audio, bitrate: 64_000))
         let packets = Int(((toMs - fromMs) / 20).rounded())
         for index in 0..<packets {
@@ -45,7 +46,7 @@ struct RoomEventScript {
                 rtpTimestamp: rtpBase + Int64(index * 960), clockRate: 48_000,
                 wallTimeNanoseconds: Self.ns(ms: fromMs + Double(index) * 20 + (index >= senderReportFrom ? 0 : arrivalErrorMs)),
                 mappedBySenderReport: index >= senderReportFrom)
-            add(.frame(frame), atMs: fromMs + Double(index) * 20)
+            add(.frame(frame), atMs: fromMs + Double(index) * 20 + arrivalDelayMs)
         }
     }
 

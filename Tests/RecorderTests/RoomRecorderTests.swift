@@ -160,6 +160,32 @@ import Testing
         #expect(roomFiles.map { $0["path"] as? String } == ["mix.wav", "data.jsonl"])
     }
 
+    /// Seen in the lab on a loaded machine: an aiortc publisher's packets reached us 250-300 ms
+    /// after the sender-report time they map to, while a Chromium one's came at once, and a
+    /// 200 ms mixing budget left that publisher out of mix.wav for seconds at a time (all of it,
+    /// when it joined late), though their own WAV was whole. A path that slow is common on real
+    /// networks, so the mix waits as long as the WebM's hold.
+    @Test func audioArrivingSecondsBehindAnotherParticipantsIsStillMixed() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        var script = RoomEventScript()
+        script.join("1", "Alice", atMs: 0, video: false)
+        try script.audio("1", frequency: 440, fromMs: 0, toMs: 6000, senderReportFrom: 0)
+        script.join("2", "Bob", atMs: 1000, video: false)
+        try script.audio("2", frequency: 660, fromMs: 1000, toMs: 6000, arrivalDelayMs: 1200, senderReportFrom: 0)
+        let recorder = try Self.makeRecorder(directory, formats: RecordingFormats([.wav, .mix]))
+        for event in script.events { recorder.submit(event) }
+        await recorder.stop(endedAt: RoomEventScript.date(ms: 6000))
+        #expect(recorder.outputError == nil)
+
+        let bob = try SoundFileReader(path: directory.file("Bob.wav")).readAll()
+        let mix = try SoundFileReader(path: directory.file("mix.wav")).readAll()
+        let both = 96_000..<240_000
+        #expect(goertzel(bob[both], frequency: 660) > 100 * goertzel(bob[both], frequency: 440), "Bob's own WAV")
+        let inMix = (goertzel(mix[both], frequency: 440), goertzel(mix[both], frequency: 660))
+        #expect(inMix.1 > inMix.0 / 2 && inMix.0 > inMix.1 / 2, "mix: 440 Hz \(inMix.0), 660 Hz \(inMix.1)")
+    }
+
     @Test func aRejoinGetsNewFilesNamedDash2() async throws {
         let directory = try TestDirectory()
         defer { directory.remove() }

@@ -84,14 +84,6 @@ public actor AgentEngine {
         return channel
     }
 
-    /// Joins `room` on `server`: ``join(_:credentials:options:)`` with the join settings given in
-    /// ChannelOptions' join labels (``ChannelOptions/init(role:display:pin:create:iceAddresses:statsInterval:tokenExpiryLead:connectTimeout:host:roomEventSink:)``),
-    /// `token` as the core token and their pin.
-    public func join(server: String, room: String, token: String? = nil, options: ChannelOptions = ChannelOptions()) async throws -> Channel {
-        let (join, credentials) = options.shimmedJoin(server: server, room: room, token: token)
-        return try await self.join(join, credentials: credentials, options: options)
-    }
-
     /// Leaves the channel's room and forgets it; its ``Channel/events`` end with
     /// `disconnected(.left)`. Idempotent.
     public func leave(_ channel: Channel) async {

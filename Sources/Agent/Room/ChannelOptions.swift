@@ -15,12 +15,6 @@ public struct ChannelOptions: Sendable {
     /// room reports (including ``RoomEvent/connectionState(_:at:)`` from reconnects), not the
     /// channel's own connecting/connected/left states.
     public var roomEventSink: (@Sendable (RoomEvent) -> Void)?
-    /// The join settings given in the labels of ``init(role:display:pin:create:iceAddresses:statsInterval:tokenExpiryLead:connectTimeout:host:roomEventSink:)``,
-    /// for ``AgentEngine/join(server:room:token:options:)`` only: its endpoint is a placeholder
-    /// that the shim replaces. ``AgentEngine/join(_:credentials:options:)`` ignores it.
-    var shimJoin = RoomJoin(endpoint: .janus(server: "", room: ""))
-    /// The pin given with those labels, for the same shim.
-    var shimPin: String?
 
     public init(
         host: HostOptions = HostOptions(), statsInterval: Duration = .seconds(1), tickInterval: Duration = .milliseconds(20),

@@ -29,8 +29,10 @@ struct AgentEngineTests {
         }
     }
 
-    static func options(lead: Duration = .seconds(30), statsInterval: Duration = .seconds(1)) -> ChannelOptions {
-        ChannelOptions(display: "engine-test", iceAddresses: ["127.0.0.1"], statsInterval: statsInterval, tokenExpiryLead: lead)
+    static func join(_ server: String, room: String, lead: Duration = .seconds(30)) -> RoomJoin {
+        RoomJoin(
+            endpoint: .janus(server: server, room: room), display: "engine-test", iceAddresses: ["127.0.0.1"],
+            timeouts: RoomTimeouts(tokenExpiryLead: lead))
     }
 
     static func state(_ event: ChannelEvent?) -> ConnectionState? {
@@ -42,7 +44,7 @@ struct AgentEngineTests {
     func joinAndLeave() async throws {
         let fixture = try Fixture()
         do {
-            let channel = try await fixture.engine.join(server: fixture.url, room: "lobby", options: Self.options())
+            let channel = try await fixture.engine.join(Self.join(fixture.url, room: "lobby"))
             let events = EventCollector(channel.events)
             #expect(Self.state(try await events.next(within: .seconds(5))) == .connecting)
             #expect(Self.state(try await events.next(within: .seconds(5))) == .connected)
@@ -67,17 +69,17 @@ struct AgentEngineTests {
     func oneChannelPerRoom() async throws {
         let fixture = try Fixture()
         do {
-            let first = try await fixture.engine.join(server: fixture.url, room: "stage", options: Self.options())
+            let first = try await fixture.engine.join(Self.join(fixture.url, room: "stage"))
             // The same server spelled without its trailing slash is the same server.
             let sameServer = String(fixture.url.dropLast())
             await #expect(throws: AgentError.alreadyJoined(server: sameServer, room: "stage")) {
-                _ = try await fixture.engine.join(server: sameServer, room: "stage", options: Self.options())
+                _ = try await fixture.engine.join(Self.join(sameServer, room: "stage"))
             }
-            let second = try await fixture.engine.join(server: fixture.url, room: "backstage", options: Self.options())
+            let second = try await fixture.engine.join(Self.join(fixture.url, room: "backstage"))
             #expect(await fixture.engine.channels.map(\.room) == ["stage", "backstage"])
             await fixture.engine.leave(first)
             #expect(second.connectionState == .connected, "leaving one channel leaves the other alone")
-            let again = try await fixture.engine.join(server: fixture.url, room: "stage", options: Self.options())
+            let again = try await fixture.engine.join(Self.join(fixture.url, room: "stage"))
             #expect(await fixture.engine.channels.map(\.room) == ["backstage", "stage"])
             #expect(again !== first)
         } catch {
@@ -92,7 +94,7 @@ struct AgentEngineTests {
         let fixture = try Fixture()
         for name in ["", "with space", "slash/room", String(repeating: "x", count: 65)] {
             await #expect(throws: AgentError.invalidName(name)) {
-                _ = try await fixture.engine.join(server: fixture.url, room: name, options: Self.options())
+                _ = try await fixture.engine.join(Self.join(fixture.url, room: name))
             }
         }
         #expect(fixture.server.received.isEmpty)
@@ -108,13 +110,13 @@ struct AgentEngineTests {
             let expired = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: expiry).value
             let started = ContinuousClock.now
             await #expect(throws: AgentError.tokenExpired(expiredAt: Date(timeIntervalSince1970: expiry.timeIntervalSince1970.rounded(.down)))) {
-                _ = try await fixture.engine.join(server: fixture.url, room: "vip", token: expired, options: Self.options())
+                _ = try await fixture.engine.join(Self.join(fixture.url, room: "vip"), credentials: RoomCredentials(token: expired))
             }
             #expect(ContinuousClock.now - started < .seconds(3))
             #expect(FakeJanusRoom.requests(fixture.server.received, verb: "create").count == 1, "one attempt, no retry")
             #expect(await fixture.engine.channels.isEmpty)
             let fresh = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: Date().addingTimeInterval(600)).value
-            _ = try await fixture.engine.join(server: fixture.url, room: "vip", token: fresh, options: Self.options())
+            _ = try await fixture.engine.join(Self.join(fixture.url, room: "vip"), credentials: RoomCredentials(token: fresh))
         } catch {
             await fixture.close()
             throw error
@@ -128,7 +130,7 @@ struct AgentEngineTests {
         do {
             let firstExpiry = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 20).rounded(.down))
             let first = JanusToken.mint(secret: "s", plugins: ["janus.plugin.videoroom"], expiry: firstExpiry).value
-            let channel = try await fixture.engine.join(server: fixture.url, room: "tokens", token: first, options: Self.options(lead: .seconds(30)))
+            let channel = try await fixture.engine.join(Self.join(fixture.url, room: "tokens", lead: .seconds(30)), credentials: RoomCredentials(token: first))
             let events = EventCollector(channel.events)
             let warning = try await events.first(within: .seconds(5)) { if case .tokenWillExpire = $0 { true } else { false } }
             guard case .tokenWillExpire(let expiresAt) = warning else { throw DeadlineExceeded(what: "first warning", limit: .seconds(5)) }
@@ -160,7 +162,7 @@ struct AgentEngineTests {
     func statsEveryInterval() async throws {
         let fixture = try Fixture()
         do {
-            let channel = try await fixture.engine.join(server: fixture.url, room: "quiet", options: Self.options(statsInterval: .milliseconds(200)))
+            let channel = try await fixture.engine.join(Self.join(fixture.url, room: "quiet"), options: ChannelOptions(statsInterval: .milliseconds(200)))
             let events = EventCollector(channel.events)
             // The reports' own times: a consumer starved for a moment reads several at once.
             var times: [Date] = []

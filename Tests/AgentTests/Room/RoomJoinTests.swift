@@ -9,15 +9,6 @@ import Testing
 @Suite struct RoomJoinTests {
     static let janus = RoomEndpoint.janus(server: "ws://10.77.0.2:8188/", room: "r1")
 
-    @Test("the defaults are ChannelOptions' join labels', as join(server:room:token:options:) builds them")
-    func defaultsAreChannelOptions() {
-        let (shimmed, credentials) = ChannelOptions().shimmedJoin(server: "ws://10.77.0.2:8188/", room: "r1", token: nil)
-        #expect(shimmed == RoomJoin(endpoint: Self.janus))
-        #expect(credentials == .none)
-        let labelled = ChannelOptions(display: "agentd", create: false, iceAddresses: [], tokenExpiryLead: .seconds(30), connectTimeout: .seconds(15))
-        #expect(labelled.shimmedJoin(server: "ws://10.77.0.2:8188/", room: "r1", token: nil).0 == RoomJoin(endpoint: Self.janus))
-    }
-
     /// The values the Janus audience and publisher had as their own defaults before they took a
     /// RoomJoin (JanusAudience.Configuration: `.standard`, probe every 5 s, ICE restart 10 s, no
     /// ignored publishers, no create; JanusPublisher.Configuration: connect 15 s).

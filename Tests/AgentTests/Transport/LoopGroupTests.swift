@@ -89,11 +89,13 @@ import TestSupport
             serverLoop.shutdown()
             group.shutdown()
         }
-        let options = ChannelOptions(display: "group-test", iceAddresses: ["127.0.0.1"])
+        let join = RoomJoin(endpoint: .janus(server: server.url, room: "lobby"), display: "group-test", iceAddresses: ["127.0.0.1"])
+        var stageJoin = join
+        stageJoin.endpoint = .janus(server: server.url, room: "stage")
         let first = AgentEngine(group: group)
         let second = AgentEngine(group: group)
-        let lobby = try await first.join(server: server.url, room: "lobby", options: options)
-        let stage = try await second.join(server: server.url, room: "stage", options: options)
+        let lobby = try await first.join(join)
+        let stage = try await second.join(stageJoin)
         #expect(lobby.loop.name == "test.grp.eng.0" && stage.loop.name == "test.grp.eng.1", "\(lobby.loop.name) \(stage.loop.name)")
         #expect(group.startedLoops.map(\.name) == ["test.grp.eng.0", "test.grp.eng.1"])
 

@@ -21,9 +21,10 @@ struct EngineRemoteTracksTests {
         let room = LabEnvironment.freshRoom("sinks")
         let engine = AgentEngine(loopCount: 1, loopName: "test.sinks")
         do {
-            let options = ChannelOptions(
-                display: "sink-audience", create: true, iceAddresses: [lab.hostIP ?? "10.77.0.1"], statsInterval: .milliseconds(500))
-            let channel = try await engine.join(server: lab.janusWS, room: room, options: options)
+            let join = RoomJoin(
+                endpoint: .janus(server: lab.janusWS, room: room), display: "sink-audience", create: true,
+                iceAddresses: [lab.hostIP ?? "10.77.0.1"])
+            let channel = try await engine.join(join, options: ChannelOptions(statsInterval: .milliseconds(500)))
             let log = ChannelEventLog(channel.events)
             let delegate = try SinkAttachingDelegate()
             await channel.setDelegate(delegate)
@@ -112,9 +113,10 @@ struct EngineRemoteTracksTests {
         let room = LabEnvironment.freshRoom("statsloss")
         let engine = AgentEngine(loopCount: 1, loopName: "test.statsloss")
         do {
-            let options = ChannelOptions(
-                display: "stats-audience", create: true, iceAddresses: [lab.hostIP ?? "10.77.0.1"], statsInterval: .seconds(1))
-            let channel = try await engine.join(server: lab.janusWS, room: room, options: options)
+            let join = RoomJoin(
+                endpoint: .janus(server: lab.janusWS, room: room), display: "stats-audience", create: true,
+                iceAddresses: [lab.hostIP ?? "10.77.0.1"])
+            let channel = try await engine.join(join, options: ChannelOptions(statsInterval: .seconds(1)))
             let log = ChannelEventLog(channel.events)
             let (publisher, id) = try await LabPublisher.start(lab, room: room, display: "alice", tone: 440)
             defer { publisher.terminate() }

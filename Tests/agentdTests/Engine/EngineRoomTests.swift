@@ -17,9 +17,10 @@ struct EngineRoomTests {
         let room = LabEnvironment.freshRoom("engine")
         let engine = AgentEngine(loopCount: 1, loopName: "test.engine")
         do {
-            let options = ChannelOptions(
-                display: "engine-audience", create: true, iceAddresses: [lab.hostIP ?? "10.77.0.1"], statsInterval: .milliseconds(500))
-            let channel = try await engine.join(server: lab.janusWS, room: room, options: options)
+            let join = RoomJoin(
+                endpoint: .janus(server: lab.janusWS, room: room), display: "engine-audience", create: true,
+                iceAddresses: [lab.hostIP ?? "10.77.0.1"])
+            let channel = try await engine.join(join, options: ChannelOptions(statsInterval: .milliseconds(500)))
             let log = ChannelEventLog(channel.events)
 
             // Two publishers with one display name, joining after us.

@@ -12,10 +12,13 @@ struct EngineTokenTests {
         return (minted.value, minted.expiry ?? Date())
     }
 
-    static func options(_ lab: LabEnvironment, display: String, lead: Duration) -> ChannelOptions {
-        ChannelOptions(
-            display: display, create: true, iceAddresses: [lab.hostIP ?? "10.77.0.1"], statsInterval: .milliseconds(500), tokenExpiryLead: lead)
+    static func join(_ lab: LabEnvironment, room: String, display: String, lead: Duration) -> RoomJoin {
+        RoomJoin(
+            endpoint: .janus(server: lab.janusWS, room: room), display: display, create: true,
+            iceAddresses: [lab.hostIP ?? "10.77.0.1"], timeouts: RoomTimeouts(tokenExpiryLead: lead))
     }
+
+    static let options = ChannelOptions(statsInterval: .milliseconds(500))
 
     @Test("tokenWillExpire fires lead before a 40 s token's expiry")
     func warningBeforeExpiry() async throws {
@@ -27,8 +30,8 @@ struct EngineTokenTests {
                 let (token, expiry) = Self.token(secret, expiresIn: 40)
                 // A 36 s lead: the warning is due about 4 s after the join.
                 let channel = try await engine.join(
-                    server: lab.janusWS, room: LabEnvironment.freshRoom("token-warn"), token: token,
-                    options: Self.options(lab, display: "warned", lead: .seconds(36)))
+                    Self.join(lab, room: LabEnvironment.freshRoom("token-warn"), display: "warned", lead: .seconds(36)),
+                    credentials: RoomCredentials(token: token), options: Self.options)
                 let joined = ContinuousClock.now
                 let log = ChannelEventLog(channel.events)
                 try await pollUntil(timeout: .seconds(10), "tokenWillExpire") {
@@ -62,9 +65,9 @@ struct EngineTokenTests {
         let control = AgentEngine(loopCount: 1, loopName: "test.control")
         do {
             let (first, firstExpiry) = Self.token(secret, expiresIn: 8)
-            let channel = try await renewing.join(server: lab.janusWS, room: room, token: first, options: Self.options(lab, display: "renewer", lead: .seconds(5)))
+            let channel = try await renewing.join(Self.join(lab, room: room, display: "renewer", lead: .seconds(5)), credentials: RoomCredentials(token: first), options: Self.options)
             let log = ChannelEventLog(channel.events)
-            let stale = try await control.join(server: lab.janusWS, room: room, token: first, options: Self.options(lab, display: "stale", lead: .seconds(5)))
+            let stale = try await control.join(Self.join(lab, room: room, display: "stale", lead: .seconds(5)), credentials: RoomCredentials(token: first), options: Self.options)
             let staleLog = ChannelEventLog(stale.events)
             try await pollUntil(timeout: .seconds(10), "tokenWillExpire") { log.contains { if case .tokenWillExpire = $0 { true } else { false } } }
             await channel.renewToken(Self.token(secret, expiresIn: 600).value)
@@ -100,11 +103,11 @@ struct EngineTokenTests {
             let (expired, expiry) = Self.token(secret, expiresIn: -5)
             let started = ContinuousClock.now
             await #expect(throws: AgentError.tokenExpired(expiredAt: expiry)) {
-                _ = try await engine.join(server: lab.janusWS, room: room, token: expired, options: Self.options(lab, display: "late", lead: .seconds(30)))
+                _ = try await engine.join(Self.join(lab, room: room, display: "late", lead: .seconds(30)), credentials: RoomCredentials(token: expired), options: Self.options)
             }
             let forged = "1999999999,janus,janus.plugin.videoroom:bm90IGEgc2lnbmF0dXJl"
             do {
-                _ = try await engine.join(server: lab.janusWS, room: room, token: forged, options: Self.options(lab, display: "forger", lead: .seconds(30)))
+                _ = try await engine.join(Self.join(lab, room: room, display: "forger", lead: .seconds(30)), credentials: RoomCredentials(token: forged), options: Self.options)
                 Issue.record("a forged token joined")
             } catch let error as AgentError {
                 #expect(error.code == "token_refused", "\(error)")

@@ -49,8 +49,8 @@ struct EngineTwoChannelsTests {
         defer { collector.cancel() }
         do {
             let channelA = try await engine.join(
-                server: lab.janusWS, room: roomA,
-                options: ChannelOptions(display: "engine-recorder", iceAddresses: addresses, roomEventSink: { recorder.submit($0) }))
+                RoomJoin(endpoint: .janus(server: lab.janusWS, room: roomA), display: "engine-recorder", iceAddresses: addresses),
+                options: ChannelOptions(roomEventSink: { recorder.submit($0) }))
             let logA = ChannelEventLog(channelA.events)
             let tone = try AudioTrack(configuration: .init())
             try await bot.start(BotMedia(audioTrack: tone))

@@ -9,13 +9,22 @@ import Testing
 @Suite("RecordAcceptance", .enabled(if: LabEnvironment.shouldRun), .serialized)
 struct RecordAcceptanceTests {
     static let tones = ["alice": 440.0, "bob": 660.0, "carol": 880.0]
+    /// How long a publisher runs unless terminated first (each is, when the test ends). It counts
+    /// from the publisher's own start, so it must outlast the slowest setup before the 10 s
+    /// recording: alice starts before Chromium, which has taken 39 s to come up on a loaded
+    /// machine, and with a 40 s cap alice left the room in the middle of the recording.
+    static let publisherCap = "180"
 
-    func publisher(_ lab: LabEnvironment, room: String, display: String, create: Bool) async throws -> ChildProcess {
+    /// An aiortc publisher, READY in the room; or, `waiting`, connected and attached but joining
+    /// only when told (``ChildProcess/send(line:)``), so that a late joiner's start-up (seconds
+    /// of Python imports on a loaded machine) is behind it when the scenario needs it in the room.
+    func publisher(_ lab: LabEnvironment, room: String, display: String, create: Bool, waiting: Bool = false) async throws -> ChildProcess {
         var arguments = [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", display,
-                         "--tone", String(Int(Self.tones[display] ?? 440)), "--duration", "40"]
+                         "--tone", String(Int(Self.tones[display] ?? 440)), "--duration", Self.publisherCap]
         if create { arguments.append("--create") }
+        if waiting { arguments.append("--join-on-stdin") }
         let process = try ChildProcess(Repository.python, arguments, name: display)
-        _ = try await process.waitForLine(prefix: "READY", within: .seconds(90))
+        _ = try await process.waitForLine(prefix: waiting ? "WAITING" : "READY", within: .seconds(90))
         return process
     }
 
@@ -23,7 +32,7 @@ struct RecordAcceptanceTests {
         let process = try ChildProcess(
             "/usr/bin/python3",
             [Repository.peer("chromium/driver.py"), "publish", "--ws", lab.janusWS, "--room", room, "--display", display,
-             "--tone", String(Int(Self.tones[display] ?? 880)), "--duration", "40"] + extra,
+             "--tone", String(Int(Self.tones[display] ?? 880)), "--duration", Self.publisherCap] + extra,
             name: "chromium-\(display)")
         _ = try await process.waitForLine(prefix: "READY", within: .seconds(90))
         return process
@@ -44,6 +53,8 @@ struct RecordAcceptanceTests {
         defer { alice.terminate() }
         let carol = try await chromiumPublisher(lab, room: room, display: "carol")
         defer { carol.terminate() }
+        let bob = try await publisher(lab, room: room, display: "bob", create: false, waiting: true)
+        defer { bob.terminate() }
 
         let recording = try ChildProcess(
             AgentdBinary.path,
@@ -56,8 +67,8 @@ struct RecordAcceptanceTests {
             FileManager.default.fileExists(atPath: out + "/manifest.json")
         }
         try await Task.sleep(for: .seconds(3))
-        let bob = try await publisher(lab, room: room, display: "bob", create: false)
-        defer { bob.terminate() }
+        bob.send(line: "join")
+        _ = try await bob.waitForLine(prefix: "READY", within: .seconds(7))
 
         try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
         #expect(recording.exitStatus == 0, "stderr: \(recording.stderr)")
@@ -136,6 +147,14 @@ struct RecordAcceptanceTests {
             #expect(try await RecordingChecks.mkvinfo(webm).status == 0, "\(name).webm: mkvinfo complained")
 
             let (samples, rate) = try RecordingChecks.samples("\(out)/\(name).wav")
+            // When a tone goes missing, the run says where: each second's loudness beside the
+            // manifest's audio statistics for that participant.
+            let perSecond = stride(from: 0, to: samples.count, by: 48_000).map {
+                Int(RecordingChecks.rms(samples[$0..<min($0 + 48_000, samples.count)]))
+            }
+            let audioStats = participants.first { $0["name"] as? String == name }
+                .flatMap { ($0["stats"] as? [String: Any])?["audio"] as? [String: Any] } ?? [:]
+            print("RecordAcceptance: \(name).wav rms per second \(perSecond); audio stats \(audioStats.sorted { $0.key < $1.key })")
             #expect(rate == 48_000)
             #expect(abs(Double(samples.count) / 48_000 - 10) <= 0.1, "\(name).wav lasts \(Double(samples.count) / 48_000) s")
             let tail = samples.suffix(96_000).dropLast(24_000)  // 6.5-9.5 s: everyone is there
