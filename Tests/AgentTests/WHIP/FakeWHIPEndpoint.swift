@@ -13,8 +13,9 @@ import TestSupport
 final class FakeWHIPEndpoint: Sendable {
     /// What the endpoint answers to the POST.
     enum Behaviour: Sendable {
-        /// 201 + Location + a real answer; 403 when the bearer is not `token` (nil: any).
-        case answer(token: String?)
+        /// 201 + Location (`location`, else ``resourcePath``) + a real answer; 403 when the
+        /// bearer is not `token` (nil: any).
+        case answer(token: String?, location: String? = nil)
         /// This status and body, no Location.
         case status(Int, String)
     }
@@ -53,7 +54,7 @@ final class FakeWHIPEndpoint: Sendable {
             switch behaviour {
             case .status(let code, let body):
                 return .text(code, body)
-            case .answer(let token):
+            case .answer(let token, let location):
                 if let token, request.header("authorization") != "Bearer \(token)" { return .text(403, "Unauthorized") }
                 guard request.header("content-type") == "application/sdp" else { return .text(406, "Unsupported content type") }
                 do {
@@ -64,7 +65,7 @@ final class FakeWHIPEndpoint: Sendable {
                         dataChannelLabel: nil, handlers: .init(onFailure: { _ in }, onDataTransportLost: {}))
                     try await subscriber.install(routes: answer.routes)
                     var response = HTTPResponse.text(201, answer.sdp.text, contentType: "application/sdp")
-                    response.headers["Location"] = resourcePath
+                    response.headers["Location"] = location ?? resourcePath
                     response.headers["ETag"] = "\"e1\""
                     return response
                 } catch {

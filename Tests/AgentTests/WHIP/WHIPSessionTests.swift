@@ -82,6 +82,50 @@ import Testing
         }
     }
 
+    @Test("leaving waits a bounded time for a resource that never answers the DELETE")
+    func deleteIsBounded() async throws {
+        try await SharedResourceLock.usrsctp.withShared {
+            let silent = try SilentTCPListener()
+            defer { silent.close() }
+            let endpoint = try FakeWHIPEndpoint(.answer(token: nil, location: "http://127.0.0.1:\(silent.port)/whip/resource/one"))
+            let harness = Harness(url: endpoint.endpointURL, token: nil)
+            try await withCleanup {
+                let published = try await harness.session.publish(tracks: [Self.audio], dataChannel: false)
+                #expect(published.publisherID == "http://127.0.0.1:\(silent.port)/whip/resource/one")
+                let started = ContinuousClock.now
+                await harness.session.teardown()
+                let waited = ContinuousClock.now - started
+                #expect(waited >= WHIPSession.deleteTimeout - .milliseconds(100) && waited < WHIPSession.deleteTimeout + .seconds(3), "\(waited)")
+            } cleanup: {
+                await harness.shutdown()
+                await endpoint.stop()
+            }
+        }
+    }
+
+    @Test("a media connection that fails after the publish is reported as a drop")
+    func mediaFailureIsADrop() async throws {
+        try await SharedResourceLock.usrsctp.withShared {
+            let endpoint = try FakeWHIPEndpoint(.answer(token: nil))
+            let harness = Harness(url: endpoint.endpointURL, token: nil)
+            try await withCleanup {
+                _ = try await harness.session.publish(tracks: [Self.audio], dataChannel: false)
+                #expect(harness.events.all.isEmpty)
+                // The endpoint's close_notify fails our DTLS.
+                endpoint.subscriber.closeConnection()
+                try await pollUntil(timeout: .seconds(10), "the drop") {
+                    harness.events.all.contains { event in
+                        guard case .connectionState(.disconnected(.gaveUp(let why)), _) = event else { return false }
+                        return why.hasPrefix("the media connection to the WHIP endpoint failed")
+                    }
+                }
+            } cleanup: {
+                await harness.shutdown()
+                await endpoint.stop()
+            }
+        }
+    }
+
     @Test("a 403 is tokenRefused (a refusal) naming the endpoint and never the token; nothing is left to DELETE")
     func forbidden() async throws {
         let endpoint = try FakeWHIPEndpoint(.answer(token: "right"))
