@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "CWebMParser", linkerSettings: [.linkedLibrary("webm")]),
         // The layers of the agent, each importing only those below it (issue 12; ModuleImportsTests
         // reads the sources to keep it so): the vocabulary, then wire formats, codecs and transports,
-        // then the WebRTC session, then the Janus adapter, then the room API on top.
+        // then the WebRTC session, then the platform adapters (Janus, WHIP), then the room API on top.
         // The values every layer shares; no C, no loop.
         .target(name: "AgentCore"),
         // RTP, RTCP, SDP, DCEP: bytes in, values out.
@@ -55,10 +55,12 @@ let package = Package(
         .target(name: "AgentSession", dependencies: ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport"]),
         // The Janus VideoRoom adapter behind RoomSession.
         .target(name: "AgentJanus", dependencies: ["AgentCore", "AgentWire", "AgentTransport", "AgentSession", "COpenSSL"]),
+        // The WHIP adapter (RFC 9725) behind RoomSession: publishing over HTTP.
+        .target(name: "AgentWHIP", dependencies: ["AgentCore", "AgentWire", "AgentTransport", "AgentSession"]),
         // The room API (AgentEngine, Channel); re-exports the layers so `import Agent` is enough.
         .target(
             name: "Agent",
-            dependencies: ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus"]
+            dependencies: ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus", "AgentWHIP"]
         ),
         .target(name: "Recorder", dependencies: ["Agent", "COgg"]),
         .target(name: "BotKit", dependencies: ["Agent", "CWebMParser"]),
@@ -86,7 +88,7 @@ let package = Package(
         .testTarget(
             name: "AgentTests",
             dependencies: [
-                "AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus", "Agent",
+                "AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus", "AgentWHIP", "Agent",
                 "CAgentShims", "TestSupport",
             ]
         ),

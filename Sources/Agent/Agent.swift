@@ -6,4 +6,5 @@
 @_exported import AgentMedia
 @_exported import AgentSession
 @_exported import AgentTransport
+@_exported import AgentWHIP
 @_exported import AgentWire

@@ -15,6 +15,7 @@ import Testing
         "AgentTransport": ["CNice", "COpenSSL", "CSRTP", "CUsrSCTP", "CSoup", "CAgentShims"],
         "AgentSession": [],
         "AgentJanus": ["COpenSSL"],
+        "AgentWHIP": [],
         "Agent": [],
         "agentd": [],
         "AgentdCore": [],
@@ -38,7 +39,7 @@ import Testing
     }
 
     /// Our Swift modules each target may import: the target graph of issue 12, which runs one way
-    /// (agentd → {Recorder, BotKit} → the room API → the Janus adapter → session → transport, media
+    /// (agentd → {Recorder, BotKit} → the room API → the adapters (Janus, WHIP) → session → transport, media
     /// and wire → the vocabulary). SwiftPM lets a target import any module of its dependencies'
     /// closure, and any module built before it, so Package.swift alone does not hold the line.
     static let allowedOwnModules: [String: Set<String>] = [
@@ -48,7 +49,8 @@ import Testing
         "AgentTransport": ["AgentCore"],
         "AgentSession": ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport"],
         "AgentJanus": ["AgentCore", "AgentWire", "AgentTransport", "AgentSession"],
-        "Agent": ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus"],
+        "AgentWHIP": ["AgentCore", "AgentWire", "AgentTransport", "AgentSession"],
+        "Agent": ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus", "AgentWHIP"],
         "Recorder": ["Agent"],
         "BotKit": ["Agent"],
         "AgentdCore": ["AgentCore", "AgentTransport", "Recorder"],

@@ -15,14 +15,13 @@ public struct RoomPlatform: Sendable {
     }
 
     /// The built-in adapters: a ``RoomEndpoint/janus(server:room:)`` endpoint joins a Janus
-    /// VideoRoom; a ``RoomEndpoint/whip(url:)`` endpoint is ``AgentError/unsupported(_:)`` until
-    /// the WHIP adapter lands (plan issue 12, slice S13).
+    /// VideoRoom; a ``RoomEndpoint/whip(url:)`` endpoint publishes through WHIP (``WHIPSession``).
     public static let standard = RoomPlatform { join, credentials, context throws(AgentError) in
         switch join.endpoint {
         case .janus:
             return JanusRoomSession(join: join, credentials: credentials, context: context)
         case .whip:
-            throw AgentError.unsupported("joining a WHIP endpoint (only Janus rooms so far)")
+            return WHIPSession(join: join, credentials: credentials, context: context)
         }
     }
 

@@ -120,21 +120,6 @@ extension HTTPConnection {
         return text.isEmpty ? "/" : text
     }
 
-    static func headers(_ headers: OpaquePointer?) -> [String: String] {
-        final class Collected { var values: [String: String] = [:] }
-        let collected = Collected()
-        guard let headers else { return [:] }
-        withExtendedLifetime(collected) {
-            soup_message_headers_foreach(
-                headers,
-                { name, value, data in
-                    guard let name, let value, let data else { return }
-                    Unmanaged<Collected>.fromOpaque(data).takeUnretainedValue().values[String(cString: name).lowercased()] = String(cString: value)
-                }, Unmanaged.passUnretained(collected).toOpaque())
-        }
-        return collected.values
-    }
-
     /// `response` as HTTP/1.1 bytes that end the connection, for the answers written while libsoup
     /// is paused (a refusal before the body, a timeout).
     static func closingWireBytes(_ response: HTTPResponse) -> [UInt8] {

@@ -86,7 +86,7 @@ final class HTTPConnection: @unchecked Sendable {
         let headers = soup_server_message_get_request_headers(current)
         let head = HTTPRequest(
             method: soup_server_message_get_method(current).map { String(cString: $0) } ?? "GET", path: Self.path(of: current),
-            headers: Self.headers(headers))
+            headers: SoupHeaders.dictionary(headers))
         self.head = head
         // The body is collected here, chunk by chunk under the limit, never whole by libsoup.
         soup_message_body_set_accumulate(soup_server_message_get_request_body(current), 0)

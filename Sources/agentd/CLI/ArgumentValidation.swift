@@ -31,4 +31,15 @@ extension ParsedArguments {
         }
         return url
     }
+
+    /// `--whip`: an http:// or https:// URL with a host (RFC 9725's endpoint URL).
+    func whipURL(_ name: String = "whip") throws -> URL? {
+        guard let text = value(name) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            throw UsageError.invalidValue(option: name, value: String(text.prefix(200)), expected: "an http:// or https:// URL")
+        }
+        return url
+    }
 }

@@ -4,8 +4,9 @@ import AgentdCore
 /// The one table of the room API's errors: each ``AgentError`` case's line, hint and exit code, for
 /// every command, recipe and bot that joins a room.
 extension JanusFailure {
-    static func failure(for error: AgentError, server: String, room: String) -> CommandFailure {
+    static func failure(for error: AgentError, server: String, room: String, platform: Platform = .janus) -> CommandFailure {
         let server = JanusURL.redacted(server)
+        if platform == .whip, let failure = whipFailure(for: error, server: server) { return failure }
         switch error {
         case .unreachable(_, let reason):
             return CommandFailure(.connectionFailed, "cannot reach Janus at \(server): \(reason)", hint: "is the server up? try scripts/lab status")
@@ -35,6 +36,24 @@ extension JanusFailure {
             return CommandFailure(.failure, "already in room '\(room)' on \(server)")
         case .notHost, .channelClosed, .nothingToPublish, .dataChannelUnavailable:
             return CommandFailure(.failure, error.description)
+        }
+    }
+
+    /// The lines that read differently for a WHIP endpoint; nil where the Janus line fits both.
+    private static func whipFailure(for error: AgentError, server: String) -> CommandFailure? {
+        switch error {
+        case .unreachable(_, let reason):
+            CommandFailure(.connectionFailed, "cannot reach the WHIP endpoint at \(server): \(reason)", hint: "is the WHIP server up? try scripts/lab whip up")
+        case .tokenRefused(let reason):
+            CommandFailure(.refused, "the WHIP endpoint refused us: \(reason)", hint: "check --token; simple-whip-server also answers 403 while the endpoint is in use")
+        case .roomNotFound:
+            CommandFailure(.refused, "no WHIP endpoint at \(server)", hint: "check the --whip URL; the endpoint must exist first")
+        case .server(let code, let reason):
+            CommandFailure(.failure, "the WHIP endpoint answered \(code): \(reason)")
+        case .protocolViolation(let what):
+            CommandFailure(.failure, "unexpected answer from the WHIP endpoint: \(what)")
+        default:
+            nil
         }
     }
 }

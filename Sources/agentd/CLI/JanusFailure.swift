@@ -7,14 +7,22 @@ import AgentdCore
 /// (`AgentError+Janus.swift`), and every AgentError reads through one table
 /// (`JanusFailure+AgentError.swift`), whichever command or bot met it.
 enum JanusFailure {
+    /// Whose errors a line reports: the same table words a few lines by platform.
+    enum Platform: Sendable {
+        /// A Janus VideoRoom (`--server`, `--room`).
+        case janus
+        /// A WHIP endpoint (`--whip`): no room of ours, a bearer token, no `agentd token`.
+        case whip
+    }
+
     /// - Parameter server: the URL as given; the line shows it with its credentials masked.
-    static func failure(for error: Error, server: String, room: String) -> CommandFailure {
+    static func failure(for error: Error, server: String, room: String, platform: Platform = .janus) -> CommandFailure {
         let server = JanusURL.redacted(server)
         switch error {
         case let failure as CommandFailure:
             return failure
         case let agent as AgentError:
-            return failure(for: agent, server: server, room: room)
+            return failure(for: agent, server: server, room: room, platform: platform)
         case let janus as JanusError:
             // A request made straight on a Janus session (`participants`) carries no token.
             return failure(for: AgentError(janus, server: server, room: room, token: nil), server: server, room: room)

@@ -8,6 +8,8 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedArgument(String)
     case missingPositional(String)
     case repeatedOption(String)
+    /// Two options that mean different things together (`--whip` with `--server`).
+    case conflicting(option: String, with: String, why: String)
 
     var description: String { message }
 
@@ -21,6 +23,7 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
         case .missingPositional(let name): "missing \(name)"
         case .repeatedOption(let name): "--\(name) given more than once"
+        case .conflicting(let option, let other, let why): "--\(option) cannot be combined with --\(other) (\(why))"
         }
     }
 }

@@ -6,14 +6,23 @@ import Foundation
 enum PlayCommand: Command {
     static let spec = CommandSpec(
         name: "play",
-        summary: "Join a room as a host and play audio and/or video files into it.",
+        summary: "Join a room as a host and play audio and/or video files into it (a Janus room, or a WHIP endpoint with --whip).",
         options: [
-            SharedOptions.server, SharedOptions.room,
-            .value("display", "NAME", "Display name others see.", required: true),
+            // Not required here: --whip replaces both.
+            .value("server", "WS_URL", "Janus WebSocket URL, e.g. ws://10.77.0.2:8188/. Required unless --whip is given."),
+            .value("room", "ROOM", "Room id (a string: [A-Za-z0-9_-]{1,64}). Required unless --whip is given."),
+            .value(
+                "whip", "URL",
+                "Publish through a WHIP endpoint (RFC 9725), e.g. http://10.77.0.2:7080/whip/endpoint/ID, instead of a Janus room; "
+                    + "excludes --server, --room, --pin and --create. --token is then the endpoint's bearer token. "
+                    + "The room and the name others see are the endpoint's."),
+            .value("display", "NAME", "Display name others see (with --whip only in the closing line).", required: true),
             .value("audio", "FILE", "Ogg/Opus (.opus) or WebM audio, sent as stored; or WAV, FLAC, Ogg Vorbis at any rate, encoded to Opus."),
             .value("video", "FILE", "VP8 IVF or WebM (Opus/VP8), sent as stored; a WebM's audio plays too unless --audio is given."),
             .flag("loop", "Start again at the end of the files."),
-            SharedOptions.duration, SharedOptions.token, SharedOptions.pin, SharedOptions.create,
+            SharedOptions.duration,
+            .value("token", "T", "Janus core token, sent on every request; with --whip, the bearer token."),
+            SharedOptions.pin, SharedOptions.create,
             SharedOptions.iceAllow,
         ],
         notes: [
@@ -24,9 +33,7 @@ enum PlayCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let url = try arguments.serverURL(), let room = try arguments.roomName() else {
-            throw UsageError.missingRequired(option: "server")
-        }
+        let target = try PlayTarget(arguments)
         let duration = try arguments.seconds("duration")
         guard let display = try arguments.displayName() else { throw UsageError.missingRequired(option: "display") }
         let audioPath = arguments.value("audio")
@@ -47,20 +54,19 @@ enum PlayCommand: Command {
             return .ok
         }
 
-        let server = url.absoluteString
         let configuration = BotConfiguration(
-            server: server, room: room, display: display, token: arguments.value("token"), pin: arguments.value("pin"),
-            create: arguments.has("create"), iceAddresses: addresses, listens: false)
+            join: RoomJoin(endpoint: target.endpoint, display: display, role: .host, create: arguments.has("create"), iceAddresses: addresses),
+            credentials: RoomCredentials(token: arguments.value("token"), pin: arguments.value("pin")), listens: false)
         var player = FilePlayer(configuration: configuration, loops: context.loops, stopSignal: stopSignal)
         player.say = context.standardError
         do {
             let summary = try await player.play(FramePlaylist(sources: sources, loop: arguments.has("loop")), duration: duration)
-            context.standardError("agentd: played into \(room) as \(display): \(summary.line)")
+            context.standardError("agentd: played into \(configuration.roomName) as \(display): \(summary.line)")
             return .ok
         } catch let failure as CommandFailure {
             throw failure
         } catch {
-            throw JanusFailure.failure(for: error, server: server, room: room)
+            throw JanusFailure.failure(for: error, server: target.endpoint.server, room: configuration.roomName, platform: target.platform)
         }
     }
 }

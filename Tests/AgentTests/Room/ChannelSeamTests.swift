@@ -200,14 +200,27 @@ import Testing
         }
     }
 
-    @Test("the built-in platform refuses a WHIP endpoint with a typed error, and the engine frees the key")
-    func whipIsUnsupported() async throws {
+    @Test("the built-in platform takes a WHIP endpoint for a host that does not listen, and refuses a listener or an audience before anything is sent")
+    func whipPublishesOnly() async throws {
         let loop = EventLoop(name: "test.seam.whip")
         let engine = AgentEngine(loops: [loop])
-        let join = RoomJoin(endpoint: .whip(url: "http://127.0.0.1:7080/whip/endpoint/x"), role: .host)
-        await #expect(throws: AgentError.unsupported("joining a WHIP endpoint (only Janus rooms so far)")) {
-            try await engine.join(join, options: Self.host(listens: false))
+        let port = try LocalHTTPServer.closedPort()
+        let host = RoomJoin(endpoint: .whip(url: "http://127.0.0.1:\(port)/whip/endpoint/x"), role: .host, iceAddresses: ["127.0.0.1"])
+        await #expect(throws: AgentError.unsupported("a listening host on a platform without a roster (set listens to false)")) {
+            try await engine.join(host, options: Self.host(listens: true))
         }
+        var audience = host
+        audience.role = .audience
+        await #expect(throws: AgentError.unsupported("an audience channel on a platform without a roster")) {
+            try await engine.join(audience, options: ChannelOptions())
+        }
+        // A host that does not listen gets as far as the endpoint: nobody listens on that port.
+        let error = await #expect(throws: AgentError.self) { try await engine.join(host, options: Self.host(listens: false, dataChannel: false)) }
+        guard case .unreachable(let server, _) = error else {
+            Issue.record("expected unreachable, got \(String(describing: error))")
+            return
+        }
+        #expect(server == host.server)
         #expect(await engine.channels.isEmpty)
         await engine.shutdown()
         loop.shutdown()
