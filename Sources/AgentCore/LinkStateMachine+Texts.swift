@@ -1,15 +1,17 @@
 import Foundation
 
 /// The texts a recovery ends with. They are shown to users and asserted by tests and scripts,
-/// so they are the same, byte for byte, as those of the loops this machine replaces
-/// (JanusAudience+Reconnect.swift and Bot.swift's rejoin loop): change them only on purpose.
+/// so they are the same, byte for byte, as those of the two loops this machine and ``LinkDriver``
+/// replaced (JanusAudience's recover loop and Bot's rejoin loop): change them only on purpose.
 extension LinkStateMachine {
     /// What an ICE restart that missed its deadline failed with: the text of
     /// `PeerConnectionError.iceFailed`, which JanusAudience's restart throws at its timeout. A
     /// string here because this value sits below the PeerConnection.
     static let iceRestartTimedOut = "ICE failed: no candidate pair worked"
 
-    static func mediaFailure(_ reason: String) -> String {
+    /// What a media failure is reported as; a driver that cannot restart ICE says it in a
+    /// ``Event/linkLost(generation:reason:)`` (JanusAudience with no subscription yet).
+    package static func mediaFailure(_ reason: String) -> String {
         "media failed: \(reason)"
     }
 

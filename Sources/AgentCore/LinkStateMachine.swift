@@ -22,8 +22,8 @@
 /// From any state with a link, a kick or a destroyed room ends at once; `stop` tears down and
 /// ends with ``DisconnectReason/left`` from anywhere.
 ///
-/// **Running it.** One driver owns the machine (a channel's actor) and feeds it one event at a
-/// time with `now` from one ``MediaClock``; it runs the returned actions in order:
+/// **Running it.** One driver owns the machine (``LinkDriver``, the one there is) and feeds it one
+/// event at a time with `now` from one ``MediaClock``; it runs the returned actions in order:
 /// - ``Action/report(_:)``: publish the connection state.
 /// - ``Action/connect(generation:)``: build the link (connect, join) and answer exactly once with
 ///   ``Event/joined(generation:)`` or ``Event/joinFailed(generation:error:isRefusal:)``. While it

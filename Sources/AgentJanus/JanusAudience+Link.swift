@@ -1,12 +1,13 @@
 import Foundation
 
 /// Building and watching one link of ``JanusAudience``: a WebSocket, a session, the VideoRoom
-/// participant handle, and later the subscriber handle and its PeerConnection. The watchers turn
-/// every sign of a dead link into one ``linkLost(generation:reason:)``.
+/// participant handle, and later the subscriber handle and its PeerConnection. The watchers tell
+/// the ``LinkDriver`` every sign of a dead link (``linkLost(generation:reason:)``) and how the
+/// keepalive probes go; its machine decides what that means.
 extension JanusAudience {
     /// Connects, creates the session, attaches, creates the room when asked and it is missing,
-    /// and joins. On a throw, what was built stays set for ``tearDownLink()``.
-    func establishLink() async throws -> VideoRoomJoined {
+    /// and joins, as link `generation`. On a throw, what was built stays set for ``tearDownLink()``.
+    func establishLink(generation: Int) async throws {
         let connection = JanusConnection(url: configuration.join.server, loop: loop, token: token)
         self.connection = connection
         try await connection.connect(timeout: configuration.join.timeouts.connect)
@@ -19,14 +20,13 @@ extension JanusAudience {
         let joined = try await videoRoom.joinAsParticipant(room: configuration.room, display: configuration.join.display, pin: pin)
         self.joined = joined
         watchLink(generation: generation, connection: connection, session: session, videoRoom: videoRoom)
-        return joined
     }
 
     /// Closes the current link: watchers stop, the PeerConnection closes, and the room is left
     /// politely when the socket is still open. Routes are cleared so a new link starts fresh
     /// receive streams. Idempotent.
     func tearDownLink() async {
-        generation += 1
+        generation = 0
         for task in linkTasks { task.cancel() }
         linkTasks.removeAll()
         media.closeConnection()
@@ -50,7 +50,8 @@ extension JanusAudience {
     }
 
     /// Starts the watchers of a fresh link: the participant handle's events (the roster; their
-    /// end means the socket closed), session events (`timeout`) and the health probe.
+    /// end means the socket closed), session events (`timeout`) and the health probe, whose
+    /// answers and misses go to the machine (two misses in a row make the link lost).
     private func watchLink(generation: Int, connection: JanusConnection, session: JanusSession, videoRoom: VideoRoom) {
         linkTasks.append(Task { [weak self] in
             for await message in videoRoom.handle.events {
@@ -64,18 +65,15 @@ extension JanusAudience {
             }
         })
         let interval = configuration.join.timeouts.healthCheck
+        let driver = self.driver
         linkTasks.append(Task { [weak self] in
-            var unanswered = 0
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
                 do {
                     _ = try await connection.request(.keepalive, session: session.id, timeout: min(interval, .seconds(5)))
-                    unanswered = 0
+                    driver.send(.probeAnswered(generation: generation))
                 } catch JanusError.timeout {
-                    unanswered += 1
-                    guard unanswered >= 2 else { continue }
-                    await self?.linkLost(generation: generation, reason: "Janus stopped answering")
-                    return
+                    driver.send(.probeMissed(generation: generation, reason: "Janus stopped answering"))
                 } catch {
                     guard let reason = Self.linkFailure(error) else { continue }
                     await self?.linkLost(generation: generation, reason: reason)
@@ -92,7 +90,7 @@ extension JanusAudience {
             return
         }
         guard let data = message.pluginData else { return }
-        handle(VideoRoomEvent(pluginData: data))
+        handle(VideoRoomEvent(pluginData: data), generation: generation)
     }
 
     /// The text of an error that means the link is dead (socket closed, session or handle

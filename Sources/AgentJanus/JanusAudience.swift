@@ -16,12 +16,13 @@ import Foundation
 /// ``ConnectionState/connected``. A drop — the WebSocket closing, the session probe failing
 /// (Janus answering 458 "session not found" after a restart, or not answering), Janus hanging up
 /// or detaching a handle, the subscriber PeerConnection failing — reports
-/// ``ConnectionState/reconnecting(attempt:)`` and recovers (JanusAudience+Reconnect.swift): an ICE
-/// failure with signaling still up first tries an ICE restart; otherwise, or if that fails, the
-/// whole link (connection, session, VideoRoom handle, subscriber handle, PeerConnection) is built
-/// again under ``RoomJoin/reconnect``'s backoff, and every current publisher is subscribed
-/// again. Retries that run out end with ``DisconnectReason/gaveUp(_:)``; a refused token or pin
-/// ends with ``DisconnectReason/refused(_:)`` at once.
+/// ``ConnectionState/reconnecting(attempt:)`` and recovers, as its ``LinkDriver``'s
+/// ``LinkStateMachine`` decides (JanusAudience+LinkDriverTarget.swift): an ICE failure with
+/// signaling still up first tries an ICE restart; otherwise, or if that fails, the whole link
+/// (connection, session, VideoRoom handle, subscriber handle, PeerConnection) is built again
+/// under ``RoomJoin/reconnect``'s backoff, and every current publisher is subscribed again.
+/// Retries that run out end with ``DisconnectReason/gaveUp(_:)``; a refused token or pin ends
+/// with ``DisconnectReason/refused(_:)`` at once.
 public actor JanusAudience {
     /// What to join (a ``RoomJoin`` with a ``RoomEndpoint/janus(server:room:)`` endpoint, and its
     /// ``RoomCredentials``) and the two local intervals of the receive side. Not a copy of the
@@ -93,8 +94,13 @@ public actor JanusAudience {
     var offeredStreams: [VideoRoomSubscriberStream] = []
     /// Watchers of the current link (events, health probe); cancelled when it is torn down.
     var linkTasks: [Task<Void, Never>] = []
-    /// Counts links: watchers and offers of an older link are ignored.
+    /// The driver's number of the link built or up (0: none): watchers and offers of another
+    /// link are ignored.
     var generation = 0
+    /// Runs the link's life (join, drop, ICE restart, rejoin, give up) on this actor.
+    let driver: LinkDriver
+    /// Set by a rejoin's resync until its `connected` announces the newcomers.
+    var rejoined = false
 
     // The roster, kept across links.
     var announced: [String: String] = [:]
@@ -104,7 +110,6 @@ public actor JanusAudience {
     var commands: AsyncStream<Command>.Continuation?
     var phase = Phase.idle
     var stopped = false
-    var recovery: Task<Void, Never>?
     /// Problems that did not stop the session (a failed renegotiation, an unusable offer).
     public internal(set) var warnings: [String] = []
     /// The last state reported; nil before ``start()``.
@@ -126,6 +131,8 @@ public actor JanusAudience {
         media = SubscriberMedia(
             loop: loop, localAddresses: configuration.join.iceAddresses, tickInterval: configuration.tickInterval,
             statisticsInterval: configuration.statisticsInterval, sink: sink)
+        driver = LinkDriver(configuration: Self.linkConfiguration(configuration.join))
+        driver.bind(self)
     }
 
     /// The current link's subscriber PeerConnection, for tests and diagnostics.
@@ -137,26 +144,9 @@ public actor JanusAudience {
     /// there and subscribes to them. The first join is not retried: its error is thrown.
     /// - Throws: ``JanusError`` — connectFailed, 403/405 (token), 426 (no such room), 433 (pin).
     public func start() async throws {
-        guard phase == .idle, !stopped else { return }
-        report(.connecting)
+        guard phase == .idle, !stopped, commands == nil else { return }
         startCommandQueue()
-        let joined: VideoRoomJoined
-        do {
-            joined = try await establishLink()
-        } catch {
-            await tearDownLink()
-            if !stopped {
-                phase = .ended
-                report(.disconnected(reason: Self.isRefusal(error) ? .refused("\(error)") : .gaveUp("\(error)")))
-            }
-            throw error
-        }
-        guard !stopped else { return }  // stopped while joining: stop() has torn it down
-        phase = .connected
-        // Stream timers (NACK, PLI/FIR, receiver reports) and statistics, on the loop.
-        media.startTicking()
-        report(.connected)
-        announce(joined.publishers)
+        try await driver.start()
     }
 
     /// Leaves the room and closes everything. Idempotent; tolerates a dead server.
@@ -166,17 +156,8 @@ public actor JanusAudience {
         commands?.finish()
         // Final figures, so what the sink keeps (a manifest) covers every packet received.
         await media.stopTicking()
-        if let recovery {
-            // A rejoin in flight fails fast once its connection is closed.
-            recovery.cancel()
-            await connection?.close()
-            await recovery.value
-        }
-        await tearDownLink()
-        if phase != .ended {
-            phase = .ended
-            report(.disconnected(reason: .left))
-        }
+        // A rejoin in flight fails fast once its connection is closed.
+        await driver.stop()
     }
 
     /// Replaces the core token: sent on every later request, and used by every rejoin.
@@ -192,7 +173,7 @@ public actor JanusAudience {
 
     // MARK: Roster
 
-    func handle(_ event: VideoRoomEvent) {
+    func handle(_ event: VideoRoomEvent, generation: Int) {
         switch event {
         case .publishers(let publishers):
             announce(publishers)
@@ -203,9 +184,9 @@ public actor JanusAudience {
             sink(.participantLeft(id: id, at: Date()))
         case .roomDestroyed:
             warnings.append("the room was destroyed")
-            end(.roomDestroyed)
+            driver.send(.roomDestroyed(generation: generation))
         case .other(let data) where data["leaving"]?.stringValue == "ok" && data["reason"]?.stringValue == "kicked":
-            end(.refused("kicked out of the room"))
+            driver.send(.refused(generation: generation, reason: "kicked out of the room"))
         default:
             break
         }
@@ -233,14 +214,6 @@ public actor JanusAudience {
         for kind in [MediaKind.audio, .video] where tracks.remove(TrackKey(participantID: id, kind: kind)) != nil {
             sink(.trackRemoved(participantID: id, kind: kind))
         }
-    }
-
-    /// Out of the room for good without a retry (destroyed, kicked, refused).
-    func end(_ reason: DisconnectReason) {
-        guard phase != .ended, !stopped else { return }
-        phase = .ended
-        generation += 1
-        report(.disconnected(reason: reason))
     }
 
     // MARK: Media

@@ -15,9 +15,12 @@ import Foundation
 /// before any of their tracks, and subscribes to everyone it announces (``RoomSessionCapabilities/subscribe``):
 /// there is no call to pick whom, because no caller picks yet.
 ///
-/// **Reconnects.** Today an adapter recovers from drops itself, under ``RoomJoin/reconnect``,
-/// reporting ``ConnectionState`` through ``RoomEvent/connectionState(_:at:)`` (slice S9 moves that
-/// into one ``LinkStateMachine`` above the seam, with link signals in ``RoomSessionEvent``).
+/// **Reconnects.** An audience session recovers from drops under ``RoomJoin/reconnect`` with a
+/// ``LinkDriver`` of its own (the one loop, run by a ``LinkStateMachine``), reporting
+/// ``ConnectionState`` through ``RoomEvent/connectionState(_:at:)``; a host session reports only
+/// that it ended, and its owner (BotKit's Bot) rejoins through a ``LinkDriver`` of its own.
+/// Moving the audience's driver above the seam, with link signals in ``RoomSessionEvent``, is
+/// what is left of slice S9.
 public protocol RoomSession: Actor {
     /// What this platform can do; the channel refuses what it cannot before anything is sent.
     nonisolated var capabilities: RoomSessionCapabilities { get }

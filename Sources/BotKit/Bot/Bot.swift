@@ -30,16 +30,26 @@ public actor Bot {
     private var retiredEventCounts = EventBufferCounts()
     private let engine: AgentEngine
     private let ownsEngine: Bool
-    private var channel: Channel?
-    private var pacing: BotPacing?
-    private var forwarding: Task<Void, Never>?
-    private var options: ChannelOptions?
-    private var recovery: Task<Void, Never>?
+    /// Joins, rejoins after a drop and gives up, as its ``LinkStateMachine`` decides
+    /// (Bot+LinkDriverTarget.swift); a link is one host channel.
+    let driver: LinkDriver
+    var channel: Channel?
+    /// The driver's number of ``channel``'s link.
+    var channelLink = 0
+    /// What the current channel publishes on, and as whom.
+    var publishing: PublishSession?
+    var publisherID: String?
+    var pacing: BotPacing?
+    var forwarding: Task<Void, Never>?
+    var options: ChannelOptions?
+    /// Whether the bot was in the room once: the end of a bot whose start failed is told by
+    /// ``start(_:)``'s error, not by ``BotEvent/connectionLost(_:)``.
+    var wasConnected = false
     private var started = false
     /// What the publisher had sent when it stopped, so summaries can be read after ``stop()``.
     private var finalStatistics: [MediaKind: SendStreamStatistics] = [:]
     private var finalProgress = PlaybackProgress()
-    private var stopped = false
+    var stopped = false
 
     /// How often the pacing timer runs; audio goes out in 20 ms frames, so 10 ms keeps each
     /// within 10 ms of its time.
@@ -62,6 +72,8 @@ public actor Bot {
         self.ownsEngine = ownsEngine
         eventBuffer = EventBuffer<BotEvent>()
         events = eventBuffer.stream
+        driver = LinkDriver(configuration: Self.linkConfiguration(configuration.join))
+        driver.bind(self)
     }
 
     /// Joins the room, publishes `media` and returns once the media flows.
@@ -71,16 +83,17 @@ public actor Bot {
         guard !started else { throw BotError.alreadyStarted }
         started = true
         let tracks = try media.tracks()
-        let eventBuffer = self.eventBuffer
-        let emit: @Sendable (BotEvent) -> Void = { eventBuffer.yield($0) }
         let options = ChannelOptions(
             host: HostOptions(tracks: tracks, dataChannel: media.dataChannel, listens: configuration.listens),
             statsInterval: configuration.statsInterval)
         self.options = options
         do {
-            let (channel, publishing, publisherID) = try await join(options)
-            pacing = try await BotPacing.start(media, publishing: publishing, tracks: tracks, pacingInterval: Self.pacingInterval, emit: emit)
-            _ = channel
+            // The first link; its publishing starts here, a rejoin's switches over in buildLink.
+            try await driver.start()
+            guard let publishing, let publisherID else { throw AgentError.mediaFailed("the channel has no publishing session") }
+            let eventBuffer = self.eventBuffer
+            pacing = try await BotPacing.start(
+                media, publishing: publishing, tracks: tracks, pacingInterval: Self.pacingInterval, emit: { eventBuffer.yield($0) })
             emit(.connected(publisherID: publisherID))
         } catch {
             await stop()
@@ -88,73 +101,35 @@ public actor Bot {
         }
     }
 
-    /// Joins as a host and forwards the channel's events; the channel becomes the bot's.
-    private func join(_ options: ChannelOptions) async throws -> (Channel, PublishSession, String) {
+    /// Puts a bot event on ``events``.
+    func emit(_ event: BotEvent) {
+        eventBuffer.yield(event)
+    }
+
+    /// Joins as a host, as link `link`, and forwards the channel's events; the channel becomes
+    /// the bot's. How the channel ends goes to the driver.
+    func join(_ options: ChannelOptions, link: Int) async throws {
         let channel = try await engine.join(configuration.join, credentials: configuration.credentials, options: options)
         self.channel = channel
-        let eventBuffer = self.eventBuffer
-        forwarding = Self.forward(channel.events, emit: { eventBuffer.yield(Self.addingCounts(of: eventBuffer, to: $0)) }, dropped: { [weak self] reason in
-            Task { await self?.dropped(reason) }
+        channelLink = link
+        let eventBuffer = self.eventBuffer, driver = self.driver
+        forwarding = Self.forward(channel.events, emit: { eventBuffer.yield(Self.addingCounts(of: eventBuffer, to: $0)) }, ended: { reason in
+            switch reason {
+            case .left: break
+            case .gaveUp(let why): driver.send(.linkLost(generation: link, reason: why))
+            case .refused(let why): driver.send(.refused(generation: link, reason: why))
+            case .roomDestroyed: driver.send(.roomDestroyed(generation: link))
+            }
         })
         guard let publishing = await channel.publishSession, let publisherID = await channel.localUserID else {
             throw AgentError.mediaFailed("the channel has no publishing session")
         }
-        return (channel, publishing, publisherID)
-    }
-
-    // MARK: Reconnecting
-
-    /// Janus dropped us: rejoin with the configured backoff, unless stopping or told never to.
-    private func dropped(_ reason: String) {
-        guard !stopped, recovery == nil else { return }
-        guard configuration.join.reconnect.maximumAttempts != 0 else {
-            eventBuffer.yield(.connectionLost(reason))
-            return
-        }
-        recovery = Task { await self.recover(reason) }
-    }
-
-    private func recover(_ reason: String) async {
-        defer { recovery = nil }
-        let droppedAt = ContinuousClock.now
-        if let old = channel {
-            channel = nil
-            await leave(old)
-        }
-        var attempt = 1
-        while !stopped, let options {
-            guard let delay = configuration.join.reconnect.delay(beforeAttempt: attempt, elapsed: .now - droppedAt) else {
-                eventBuffer.yield(.connectionLost("\(reason); gave up after \(attempt - 1) attempt(s) to rejoin"))
-                return
-            }
-            eventBuffer.yield(.reconnecting(attempt: attempt, reason: reason))
-            do { try await Task.sleep(for: delay) } catch { return }
-            guard !stopped else { return }
-            do {
-                let (_, publishing, publisherID) = try await join(options)
-                guard !stopped else { return }
-                try await pacing?.switchPublishing(to: publishing, tracks: await channel?.publishedTracks ?? [])
-                eventBuffer.yield(.reconnected(publisherID: publisherID))
-                return
-            } catch let error as AgentError where error.isRefusal {
-                if let failed = channel {
-                    channel = nil
-                    await leave(failed)
-                }
-                eventBuffer.yield(.connectionLost("\(reason); rejoining was refused: \(error)"))
-                return
-            } catch {
-                if let failed = channel {
-                    channel = nil
-                    await leave(failed)
-                }
-                attempt += 1
-            }
-        }
+        self.publishing = publishing
+        self.publisherID = publisherID
     }
 
     /// Leaves `channel`, keeping its event counts for ``eventCounts()``.
-    private func leave(_ channel: Channel) async {
+    func leave(_ channel: Channel) async {
         await engine.leave(channel)
         retiredEventCounts = retiredEventCounts + channel.eventCounts
     }
@@ -168,7 +143,10 @@ public actor Bot {
     /// Sends a data message to everyone subscribed to the bot's data.
     /// - Throws: ``BotError/dataChannelUnavailable`` also while the bot is rejoining.
     public func send(_ payload: DataChannelMessage.Payload) async throws {
-        guard recovery == nil else { throw BotError.dataChannelUnavailable }
+        switch driver.state {
+        case .waiting, .rejoining: throw BotError.dataChannelUnavailable
+        default: break
+        }
         guard let channel else { throw BotError.notStarted }
         do {
             try await channel.send(payload)
@@ -202,10 +180,8 @@ public actor Bot {
     public func stop() async {
         guard !stopped else { return }
         stopped = true
-        if let recovery {
-            recovery.cancel()
-            await recovery.value
-        }
+        // Waits for a rejoin in flight; the channel the bot ends on stays for the figures below.
+        await driver.stop()
         if let pacing {
             finalProgress = await pacing.progress()
             await pacing.stop()
@@ -224,10 +200,11 @@ public actor Bot {
         eventBuffer.finish()
     }
 
-    /// Passes the channel's roster, data, statistics and connection loss on as bot events; a
-    /// drop that may be recovered goes to `dropped` instead.
+    /// Passes the channel's roster, data and statistics on as bot events, and how the channel
+    /// ended to `ended` (the driver's machine makes the connection events of it).
     private static func forward(
-        _ events: AsyncStream<ChannelEvent>, emit: @escaping @Sendable (BotEvent) -> Void, dropped: @escaping @Sendable (String) -> Void
+        _ events: AsyncStream<ChannelEvent>, emit: @escaping @Sendable (BotEvent) -> Void,
+        ended: @escaping @Sendable (DisconnectReason) -> Void
     ) -> Task<Void, Never> {
         Task {
             for await event in events {
@@ -238,13 +215,7 @@ public actor Bot {
                 case .dataReceived(let from, let payload): emit(.dataReceived(from: from?.id, payload: payload))
                 case .statsReport(let report): emit(.statistics(report))
                 case .eventsLost(let count): emit(.eventsLost(count: count))
-                case .connectionStateChanged(.disconnected(let reason)):
-                    switch reason {
-                    case .left: break
-                    case .gaveUp(let why): dropped(why)
-                    case .refused(let why): emit(.connectionLost(why))
-                    case .roomDestroyed: emit(.connectionLost("the room was destroyed"))
-                    }
+                case .connectionStateChanged(.disconnected(let reason)): ended(reason)
                 default: break
                 }
             }

@@ -33,6 +33,14 @@ import Testing
         await session.teardown()
     }
 
+    @Test("an audience's link recovers as its join says: the reconnect policy and ICE-restart timeout, in the link's words")
+    func audienceLinkTakesTheJoin() {
+        let join = RoomJoin(
+            endpoint: .janus(server: "ws://127.0.0.1:1/", room: "r1"), timeouts: RoomTimeouts(iceRestart: .seconds(3)), reconnect: .never)
+        #expect(JanusAudience.linkConfiguration(join) == LinkStateMachine.Configuration(
+            reconnect: .never, iceRestartFirst: true, iceRestartTimeout: .seconds(3), probeMisses: 2, wording: .link))
+    }
+
     @Test("a host session publishes through a JanusPublisher on the join; a token's expiry comes from the adapter")
     func hostTakesTheJoin() async {
         let loop = EventLoop(name: "test.janus.session.host")

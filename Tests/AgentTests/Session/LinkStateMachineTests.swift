@@ -5,8 +5,9 @@ import Testing
 @testable import AgentCore
 
 /// The link state machine driven by hand: a manual clock, a seeded random source, no sockets and
-/// no sleeps. The texts of the endings are compared with the ones today's two loops write
-/// (JanusAudience+Reconnect.swift and Bot.swift), which the machine will replace.
+/// no sleeps. The texts of the endings are compared with the ones the two loops it replaced wrote
+/// (JanusAudience+Reconnect.swift and Bot.swift; the line references are to commit 25f9622, the
+/// last with those loops).
 @Suite struct LinkStateMachineTests {
     typealias Machine = LinkStateMachine
     typealias Action = LinkStateMachine.Action

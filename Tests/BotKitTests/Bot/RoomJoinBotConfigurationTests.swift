@@ -1,6 +1,7 @@
 import Agent
-import BotKit
 import Testing
+
+@testable import BotKit
 
 /// BotConfiguration carries a RoomJoin; its labelled init gives today's bot defaults.
 @Suite struct RoomJoinBotConfigurationTests {
@@ -14,6 +15,12 @@ import Testing
         #expect(!bot.join.create)
         #expect(bot.listens && bot.statsInterval == .seconds(1))
         #expect(bot.credentials == .none)
+    }
+
+    @Test("a bot's link rejoins under the join's policy, in the bot's words, with no ICE restart")
+    func linkConfiguration() {
+        let bot = BotConfiguration(server: "ws://a/", room: "r2", display: "b", iceAddresses: [], reconnect: .never)
+        #expect(Bot.linkConfiguration(bot.join) == LinkStateMachine.Configuration(reconnect: .never, iceRestartFirst: false, wording: .rejoin))
     }
 
     @Test("the labelled settings land in the join and the credentials; a bot always joins as a host")
