@@ -58,6 +58,8 @@ struct JanusAudienceICERestartTests {
     /// Checks the recovery was an ICE restart of the same PeerConnection and media came back.
     private func expectRecoveredByICERestart(_ audience: JanusAudience, _ recorded: Recorded, aliceID: String,
                                              peerBefore: PeerConnection?) async throws {
+        // The failure reaches the link's driver through its inbox: reported a moment later.
+        try await pollUntil(timeout: .seconds(10), "reconnecting(1)") { Self.index(of: .reconnecting(attempt: 1), in: recorded) != nil }
         let dropped = try #require(Self.index(of: .reconnecting(attempt: 1), in: recorded))
         try await pollUntil(timeout: .seconds(30), "connected again") { Self.index(of: .connected, in: recorded, after: dropped) != nil }
         let back = try #require(Self.index(of: .connected, in: recorded, after: dropped))
