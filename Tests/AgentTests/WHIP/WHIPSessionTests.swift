@@ -20,7 +20,10 @@ import Testing
         let session: WHIPSession
         let events = LockedList<RoomEvent>()
 
-        init(url: String, token: String?, connectTimeout: Duration = .seconds(10)) {
+        /// The connect timeout is also each HTTP exchange's deadline. It is long because the fake
+        /// endpoint answers from the shared cooperative pool, which other suites' CPU-bound work
+        /// can hold for seconds in a parallel run on two cores.
+        init(url: String, token: String?, connectTimeout: Duration = .seconds(60)) {
             let events = self.events
             session = WHIPSession(
                 join: RoomJoin(
@@ -66,7 +69,7 @@ import Testing
                         session.send(frame: [0xFC, UInt8(index), 0xAB], mid: "0", rtpTimestamp: Int64(index) * 960, isKeyframe: true)
                     }
                 }
-                try await pollUntil(timeout: .seconds(10), "the audio at the endpoint") { endpoint.audioFrames >= 20 }
+                try await pollUntil(timeout: .seconds(30), "the audio at the endpoint") { endpoint.audioFrames >= 20 }
                 #expect(await harness.session.sendStatistics()["0"]?.frames == 20)
 
                 await harness.session.teardown()
@@ -95,7 +98,7 @@ import Testing
                 let started = ContinuousClock.now
                 await harness.session.teardown()
                 let waited = ContinuousClock.now - started
-                #expect(waited >= WHIPSession.deleteTimeout - .milliseconds(100) && waited < WHIPSession.deleteTimeout + .seconds(3), "\(waited)")
+                #expect(waited >= WHIPSession.deleteTimeout - .milliseconds(100) && waited < WHIPSession.deleteTimeout + .seconds(15), "\(waited)")
             } cleanup: {
                 await harness.shutdown()
                 await endpoint.stop()
@@ -113,7 +116,7 @@ import Testing
                 #expect(harness.events.all.isEmpty)
                 // The endpoint's close_notify fails our DTLS.
                 endpoint.subscriber.closeConnection()
-                try await pollUntil(timeout: .seconds(10), "the drop") {
+                try await pollUntil(timeout: .seconds(30), "the drop") {
                     harness.events.all.contains { event in
                         guard case .connectionState(.disconnected(.gaveUp(let why)), _) = event else { return false }
                         return why.hasPrefix("the media connection to the WHIP endpoint failed")
@@ -163,7 +166,7 @@ import Testing
             }
             #expect(server == url)
             #expect(reason.contains("refused"), "\(reason)")
-            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(ContinuousClock.now - started < .seconds(30), "refused, not waited out (the deadline is 60 s)")
         } cleanup: {
             await harness.shutdown()
         }
