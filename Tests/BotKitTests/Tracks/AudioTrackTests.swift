@@ -103,7 +103,9 @@ import Testing
         async throws -> (AudioTrack, Task<Void, any Error>) {
         let track = try AudioTrack(configuration: .init(maxQueuedDuration: queue))
         let push = Task { try await track.push(samples, sampleRate: sampleRate, channels: 1) }
-        try await pollUntil(timeout: .seconds(5), "the push to wait for room") { track.waitingPushes == 1 }
+        // The push's task needs a thread of the shared cooperative pool, which other suites'
+        // CPU-bound work can hold for seconds in a parallel run on two cores (seen in CI at 5 s).
+        try await pollUntil(timeout: .seconds(30), "the push to wait for room") { track.waitingPushes == 1 }
         return (track, push)
     }
 
