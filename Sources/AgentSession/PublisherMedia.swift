@@ -31,10 +31,22 @@ public final class PublisherMedia: Sendable {
         var mids: [String] = []
     }
 
-    /// - Parameter localAddresses: IPv4 addresses to gather ICE candidates on (``ICEAllowList/resolve()``).
-    public init(loop: EventLoop, localAddresses: [String]) throws(PeerConnectionError) {
+    /// - Parameters:
+    ///   - localAddresses: IPv4 addresses to gather ICE candidates on (``ICEAllowList/resolve()``).
+    ///   - onFailure: called on the loop, at most once, with the reason when the connection
+    ///     fails (ICE, DTLS), before or after ``waitConnected(timeout:)``: how a platform learns of a
+    ///     media connection that dies after the publish.
+    public init(
+        loop: EventLoop, localAddresses: [String], onFailure: (@Sendable (String) -> Void)? = nil
+    ) throws(PeerConnectionError) {
         self.loop = loop
-        peer = try PeerConnection(loop: loop, localAddresses: localAddresses)
+        var handlers = PeerConnection.Handlers()
+        if let onFailure {
+            handlers.onState = { state in
+                if case .failed(let reason) = state { onFailure(reason) }
+            }
+        }
+        peer = try PeerConnection(loop: loop, localAddresses: localAddresses, handlers: handlers)
         state = LoopBound(State(), loop: loop)
     }
 

@@ -24,12 +24,11 @@ public actor WHIPSession: RoomSession {
     private var media: PublisherMedia?
     private var resource: WHIPResource?
     private var published: RoomPublication?
-    private var watcher: Task<Void, Never>?
+    /// Why the media connection failed, once it has: reported as a drop once published.
+    private var mediaFailure: String?
 
     /// How long leaving waits for the endpoint to take the DELETE.
     static let deleteTimeout = Duration.seconds(5)
-    /// How often a published session checks its media connection.
-    static let watchInterval = Duration.milliseconds(250)
     /// The most of an error answer's body that goes into a message.
     static let bodyExcerpt = 200
 
@@ -60,7 +59,9 @@ public actor WHIPSession: RoomSession {
         guard !dataChannel else { throw AgentError.unsupported("a data channel on a WHIP endpoint (WHIP carries media only)") }
         do {
             guard media == nil else { throw WHIPError.alreadyPublished }
-            let media = try PublisherMedia(loop: loop, localAddresses: join.iceAddresses)
+            let media = try PublisherMedia(loop: loop, localAddresses: join.iceAddresses) { [weak self] reason in
+                Task { await self?.mediaFailed(reason) }
+            }
             self.media = media
             let offer = try await media.offer(tracks: tracks, dataChannelLabel: nil)
             let answer = try await post(offer)
@@ -75,7 +76,7 @@ public actor WHIPSession: RoomSession {
             let session = try await media.startSession(tracks: tracks)
             let published = RoomPublication(publisherID: resource?.url ?? endpoint, session: session, tracks: tracks)
             self.published = published
-            watcher = Self.watch(media, sink: sink)
+            if let mediaFailure { reportDrop(mediaFailure) }
             return published
         } catch {
             throw AgentError.fromWHIP(error, endpoint: endpoint)
@@ -108,20 +109,16 @@ public actor WHIPSession: RoomSession {
         return String(cleaned).trimmingCharacters(in: .whitespaces)
     }
 
-    /// Reports a media connection that fails after the publish: the channel's host (a bot)
-    /// treats it as a drop, as a Janus hangup.
-    private static func watch(_ media: PublisherMedia, sink: @escaping @Sendable (RoomEvent) -> Void) -> Task<Void, Never> {
-        Task {
-            let peer = media.peer
-            while !Task.isCancelled {
-                try? await Task.sleep(for: watchInterval)
-                guard !Task.isCancelled, let state = try? await media.loop.submit({ peer.state }) else { return }
-                if case .failed(let reason) = state {
-                    sink(.connectionState(.disconnected(reason: .gaveUp("the media connection to the WHIP endpoint failed: \(reason)")), at: Date()))
-                    return
-                }
-            }
-        }
+    /// The media connection failed (PublisherMedia says so once). Before the publish completes,
+    /// `waitConnected` reports it, or the publish reports it just after; once published, the
+    /// channel's host (a bot) treats it as a drop, as a Janus hangup.
+    private func mediaFailed(_ reason: String) {
+        mediaFailure = reason
+        if published != nil { reportDrop(reason) }
+    }
+
+    private func reportDrop(_ reason: String) {
+        sink(.connectionState(.disconnected(reason: .gaveUp("the media connection to the WHIP endpoint failed: \(reason)")), at: Date()))
     }
 
     /// WHIP carries no data channel.
@@ -148,8 +145,6 @@ public actor WHIPSession: RoomSession {
     /// Stops the media, DELETEs the resource (waiting at most ``deleteTimeout``; a dead endpoint
     /// is tolerated) and closes the connection. Idempotent.
     public func teardown() async {
-        watcher?.cancel()
-        watcher = nil
         if published != nil { await media?.stopSession() }
         published = nil
         if let resource {
