@@ -9,6 +9,9 @@ and writes into --out:
   video.webm    received video re-encoded with VP8 (libvpx), timestamps from RTP
   data.jsonl    one line per data message: {"t": seconds since start, "label": ..., "data": ...}
   summary.json  frame/sample/message counts, written at exit
+With --media-recorder FILE, audio and video go instead to aiortc's own MediaRecorder (FILE, e.g.
+recording.mkv), as an aiortc user records; its frame counts come from probing FILE afterwards.
+--sdp-out DIR keeps Janus's offer and our answer (offer.sdp, answer.sdp) for comparison.
 Prints READY once ICE+DTLS are connected. Runs until SIGTERM/SIGINT or --duration.
 """
 
@@ -33,6 +36,7 @@ pin_ice_to_lab()
 
 import av  # noqa: E402
 from aiortc import RTCPeerConnection, RTCSessionDescription  # noqa: E402
+from aiortc.contrib.media import MediaRecorder  # noqa: E402
 from aiortc.mediastreams import MediaStreamError  # noqa: E402
 
 from janus_client import run_main, JanusClient, JanusError, log, make_token  # noqa: E402
@@ -52,6 +56,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--pin", help="room pin")
     p.add_argument("--find-timeout", type=float, default=15.0, help="seconds to wait for the feed (and its room) to appear")
     p.add_argument("--connect-timeout", type=float, default=20.0)
+    p.add_argument("--media-recorder", metavar="FILE", help="record with aiortc's MediaRecorder into FILE instead")
+    p.add_argument("--sdp-out", metavar="DIR", help="write Janus's offer and our answer here")
     p.add_argument("--verbose", action="store_true")
     return p.parse_args(argv)
 
@@ -201,9 +207,14 @@ async def run(args: argparse.Namespace) -> int:
             except Exception as exc:  # never let a bad frame kill the recorder
                 log(f"subscriber: {track.kind} frame dropped: {exc}")
 
+    recorder = MediaRecorder(args.media_recorder) if args.media_recorder else None
+
     @pc.on("track")
     def _on_track(track) -> None:
-        consumers.append(asyncio.ensure_future(consume(track)))
+        if recorder is not None:
+            recorder.addTrack(track)
+        else:
+            consumers.append(asyncio.ensure_future(consume(track)))
 
     def on_message(label: str, message) -> None:
         nonlocal data_count
@@ -237,6 +248,12 @@ async def run(args: argparse.Namespace) -> int:
             watch_channel(pc.createDataChannel("JanusDataChannel"))
         await pc.setLocalDescription(await pc.createAnswer())
         answer = {"type": pc.localDescription.type, "sdp": pc.localDescription.sdp}
+        if args.sdp_out:
+            Path(args.sdp_out).mkdir(parents=True, exist_ok=True)
+            (Path(args.sdp_out) / "offer.sdp").write_text(jsep["sdp"])
+            (Path(args.sdp_out) / "answer.sdp").write_text(answer["sdp"])
+        if recorder is not None:
+            await recorder.start()
         data, _ = await handle.message({"request": "start"}, jsep=answer)
         if data.get("started") != "ok":
             raise RuntimeError(f"unexpected start reply: {data}")
@@ -287,6 +304,8 @@ async def run(args: argparse.Namespace) -> int:
                 await handle.detach()
             except Exception:
                 pass
+        if recorder is not None:
+            await recorder.stop()
         await pc.close()
         for t in consumers:
             t.cancel()
