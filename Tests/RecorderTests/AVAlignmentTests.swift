@@ -51,6 +51,27 @@ import Testing
         #expect(alignment.placed(kind: .audio, atMs: AVAlignment.settleMs, senderReportMs: AVAlignment.settleMs + 9) == -39)
     }
 
+    /// Every report of one track delayed past belief (audio's 120 ms late: a shift of -125 ms) is
+    /// waited out: a prompt report commits the true shift; none by the give-up time, no shift.
+    @Test func anImplausibleShiftWaitsForAPromptReportOrGivesUpForNone() {
+        var alignment = AVAlignment()
+        #expect(alignment.placed(kind: .video, atMs: 0, senderReportMs: -5) == nil)  // video 5 ms late
+        #expect(alignment.placed(kind: .audio, atMs: 20, senderReportMs: 20 + 120) == nil)
+        #expect(alignment.placed(kind: .audio, atMs: AVAlignment.settleMs, senderReportMs: nil) == nil, "-125 ms is not believed")
+        #expect(!alignment.isAligned)
+        #expect(alignment.placed(kind: .audio, atMs: 3000, senderReportMs: 3000 - 10) == 5, "audio 10 ms late, video 5: +5")
+        var stuck = AVAlignment()
+        #expect(stuck.placed(kind: .video, atMs: 0, senderReportMs: 0) == nil)
+        #expect(stuck.placed(kind: .audio, atMs: 20, senderReportMs: 20 + 120) == nil)
+        #expect(stuck.placed(kind: .audio, atMs: AVAlignment.giveUpMs - 1, senderReportMs: nil) == nil)
+        #expect(stuck.placed(kind: .audio, atMs: AVAlignment.giveUpMs, senderReportMs: nil) == 0, "arrival placement stands")
+        #expect(stuck.isAligned)
+        var plausible = AVAlignment()
+        #expect(plausible.placed(kind: .video, atMs: 0, senderReportMs: -90) == nil)
+        #expect(plausible.placed(kind: .audio, atMs: AVAlignment.settleMs, senderReportMs: AVAlignment.settleMs) == -90,
+                "a shift inside the bound commits at the settle time as before")
+    }
+
     /// (stream index, pts in ms) of every packet, in file order. ffmpeg shows audio blocks 7 ms
     /// early: it subtracts the Opus track's CodecDelay (6.5 ms of pre-skip).
     static func packets(_ path: String) async throws -> [(stream: Int, pts: Int)] {
