@@ -62,8 +62,9 @@ actor BotPacing {
         let audioMid = midsByKind[.audio]
         let timer = try await loop.submit {
             if switching { scheduler.switchPublishing(to: publishing, mids: midsByKind) }
-            publishing.onKeyframeRequest = { _ in
+            publishing.onKeyframeRequest = { mid in
                 videoTrack?.requestKeyframe()
+                scheduler.keyframeRequested(mid: mid)
                 emit(.keyframeRequested)
             }
             if let audioTrack, let audioMid {

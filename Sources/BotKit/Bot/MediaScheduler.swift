@@ -33,6 +33,8 @@ final class MediaScheduler: @unchecked Sendable {
     private(set) var audioFramesSkipped: Int64 = 0
 
     private let playlist: FramePrefetch?
+    /// Answers keyframe requests for the playlist's video; nil without a playlist.
+    private var keyframeBridge: KeyframeBridge?
     private var playlistMids: [MediaKind: String]
     private var playbackLimit: Int64?
     private var pendingItem: FramePlaylist.Item?
@@ -51,6 +53,9 @@ final class MediaScheduler: @unchecked Sendable {
         self.playbackLimit = playbackLimit.map { $0.totalNanoseconds }
         self.emit = emit
         start = .now
+        if playlist != nil {
+            keyframeBridge = KeyframeBridge(loop: publishing.peer.loop) { [weak self] item in self?.send(item) }
+        }
     }
 
     /// Sends on `session` from now on (a reconnect published the tracks again), with the mids it
@@ -60,6 +65,14 @@ final class MediaScheduler: @unchecked Sendable {
         publishing = session
         if let audio, let mid = mids[.audio] { self.audio = (audio.prefetch, mid) }
         if !playlistMids.isEmpty { playlistMids = mids }
+        keyframeBridge?.reset(loop: session.peer.loop)
+    }
+
+    /// A receiver of `mid` asked for a keyframe: the playlist's video answers with one of its own.
+    func keyframeRequested(mid: String) {
+        publishing.peer.loop.assertInLoop()
+        guard mid == playlistMids[.video] else { return }
+        keyframeBridge?.requestKeyframe()
     }
 
     /// Sends everything due by now.
@@ -115,13 +128,24 @@ final class MediaScheduler: @unchecked Sendable {
             guard item.playbackNanoseconds <= elapsed else { return }
             pendingItem = nil
             noteEntry(item)
-            guard let mid = playlistMids[item.kind] else { continue }
-            let clockRate: Int64 = item.kind == .audio ? 48_000 : 90_000
-            publishing.send(
-                frame: item.frame.bytes, mid: mid, rtpTimestamp: item.playbackNanoseconds * clockRate / 1_000_000_000,
-                isKeyframe: item.frame.isKeyframe)
-            playlistFrames += 1
+            if item.kind == .video, let keyframeBridge {
+                guard let stored = keyframeBridge.route(item) else { continue }
+                send(stored)
+            } else {
+                send(item)
+            }
         }
+    }
+
+    /// Sends a playlist item on its track's mid, at the RTP time of its playback time.
+    private func send(_ item: FramePlaylist.Item) {
+        publishing.peer.loop.assertInLoop()
+        guard let mid = playlistMids[item.kind] else { return }
+        let clockRate: Int64 = item.kind == .audio ? 48_000 : 90_000
+        publishing.send(
+            frame: item.frame.bytes, mid: mid, rtpTimestamp: item.playbackNanoseconds * clockRate / 1_000_000_000,
+            isKeyframe: item.frame.isKeyframe)
+        playlistFrames += 1
     }
 
     private func noteEntry(_ item: FramePlaylist.Item) {
@@ -146,6 +170,7 @@ final class MediaScheduler: @unchecked Sendable {
         progress.passes = (position?.pass ?? 0) + 1
         progress.lateAudioPackets = audio?.prefetch.late ?? 0
         progress.lateFileFrames = playlist?.underruns ?? 0
+        progress.keyframesMade = keyframeBridge?.keyframesMade ?? 0
         return progress
     }
 

@@ -9,6 +9,9 @@ public struct PlaybackProgress: Sendable, Equatable {
     public var lateAudioPackets = 0
     /// Playlist frames not yet read when due.
     public var lateFileFrames = 0
+    /// Keyframe requests answered with a keyframe of our own while the file's video went out as
+    /// stored (``KeyframeBridge``), instead of at the file's next keyframe.
+    public var keyframesMade = 0
 
     public init() {}
 

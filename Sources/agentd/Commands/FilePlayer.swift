@@ -13,6 +13,8 @@ struct FilePlayer {
         var sent: [MediaKind: SendStreamStatistics] = [:]
         /// Frames not read or encoded in time off the loop (each sent 10 ms late); shown when any.
         var late = 0
+        /// Keyframe requests answered with a keyframe of our own (the file's video is sent as stored).
+        var keyframesMade = 0
 
         /// The closing line: what was played, and what the receivers asked of us.
         var line: String {
@@ -22,6 +24,7 @@ struct FilePlayer {
             let keyframeRequests = sent.values.reduce(0) { $0 + $1.plisReceived + $1.firsReceived }
             return "\(frames) frames (\(passes) pass(es)); stopped by \(stoppedBy); sent \(packets) packets, "
                 + "\(nacks) NACKs answered with \(resent) retransmissions, \(keyframeRequests) keyframe requests"
+                + " (\(keyframesMade) answered with a keyframe of our own)"
                 + (late > 0 ? ", \(late) frames sent late (file reads behind)" : "")
         }
     }
@@ -84,6 +87,7 @@ struct FilePlayer {
         if let reason = stopped.withLock({ $0 }) { summary.stoppedBy = reason }
         let progress = await bot.playbackProgress()
         (summary.frames, summary.passes, summary.late) = (progress.frames, progress.passes, progress.lateFrames)
+        summary.keyframesMade = progress.keyframesMade
         summary.sent = await bot.sendStatistics()
         await bot.stop()
         return summary
