@@ -6,6 +6,7 @@ import PackageDescription
 let systemLibraries: [Target] = [
     .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
     .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
+    .systemLibrary(name: "COpenH264", pkgConfig: "openh264", providers: [.apt(["libopenh264-dev"])]),
     .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
     .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
@@ -44,7 +45,7 @@ let package = Package(
         // Codecs, files and frames over the C media libraries.
         .target(
             name: "AgentMedia",
-            dependencies: ["AgentCore", "COpus", "CVPX", "COgg", "CSndFile", "CSampleRate", "CAgentShims"]
+            dependencies: ["AgentCore", "COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CAgentShims"]
         ),
         // Event loops, ICE, DTLS, SRTP, SCTP, WebSocket and the HTTP server.
         .target(
