@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(name: "agentd-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Fuzz/Driver"),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets"], path: "Fuzz/Tests"),
         // Helpers the test targets share: peer processes, the lab's env file, polling.
-        .target(name: "TestSupport", dependencies: ["AgentTransport"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AgentTransport", "AgentMedia"], path: "Tests/TestSupport"),
         .testTarget(
             name: "AgentTests",
             dependencies: [

@@ -23,14 +23,6 @@ import Testing
         return types
     }
 
-    static func meanLumaDifference(_ a: I420Frame, _ b: I420Frame) -> Double {
-        var total = 0
-        for row in 0..<a.height {
-            for x in 0..<a.width { total += abs(Int(a.luma(x: x, y: row)) - Int(b.luma(x: x, y: row))) }
-        }
-        return Double(total) / Double(a.width * a.height)
-    }
-
     @Test func encodedFramesDecodeToTheirPicturesWithIDRsFirstAndOnRequest() async throws {
         let encoder = try OpenH264Encoder(configuration: .init(bitrate: 500_000))
         let decoder = try OpenH264Decoder()
@@ -55,7 +47,7 @@ import Testing
             for picture in try decoder.decode(frame.bytes) {
                 decoded += 1
                 #expect((picture.width, picture.height) == (width, height))
-                worst = max(worst, Self.meanLumaDifference(picture, original))
+                worst = max(worst, picture.meanLumaDifference(from: original))
             }
         }
         print("OpenH264: IDRs at \(keyframes), \(decoded) pictures decoded, worst mean luma difference \(String(format: "%.2f", worst))")

@@ -1,5 +1,6 @@
 import Agent
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BotKit
@@ -22,15 +23,6 @@ import Testing
             }
         }
         return frames
-    }
-
-    /// Mean absolute luma difference of two pictures of the same size.
-    static func difference(_ a: I420Frame, _ b: I420Frame) -> Double {
-        var total = 0
-        for row in 0..<a.height {
-            for x in 0..<a.width { total += abs(Int(a.luma(x: x, y: row)) - Int(b.luma(x: x, y: row))) }
-        }
-        return Double(total) / Double(a.width * a.height)
     }
 
     @Test func aRequestAfterFrameTenGivesOurKeyframeThenOurFramesUntilTheStoredKeyframe() throws {
@@ -65,7 +57,7 @@ import Testing
         for (index, frame) in sent.enumerated() {
             let pictures = try receiver.decode(frame.bytes)
             try #require(pictures.count == 1)
-            worst = max(worst, Self.difference(pictures[0], referencePictures[11 + index]))
+            worst = max(worst, pictures[0].meanLumaDifference(from: referencePictures[11 + index]))
         }
         print("KeyframeBridgeTranscoder: worst mean luma difference from the file's pictures \(String(format: "%.2f", worst))")
         #expect(worst < 8, "the bridged pictures are the file's, re-encoded")
