@@ -1,0 +1,3 @@
+module agentd-peers
+
+go 1.19
