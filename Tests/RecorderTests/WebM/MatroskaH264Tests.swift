@@ -16,10 +16,12 @@ struct MatroskaH264Tests {
     /// `seconds` of libx264 Constrained Baseline (no B-frames, as WebRTC sends) at 638x358,
     /// which the SPS crops from 640x368, a keyframe each second. libx264 writes SPS and PPS
     /// before the first IDR only, so later IDRs need the writer to add them.
-    static func encode(in scratch: ScratchDirectory) async throws -> (stream: String, accessUnits: [[UInt8]]) {
-        let stream = scratch.path("source.h264")
+    static func encode(in scratch: ScratchDirectory, size: String = "638x358", name: String = "source.h264") async throws
+        -> (stream: String, accessUnits: [[UInt8]])
+    {
+        let stream = scratch.path(name)
         let made = try await runTool("/usr/bin/ffmpeg", [
-            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=638x358:rate=\(frameRate)", "-t", "\(seconds)",
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=\(frameRate)", "-t", "\(seconds)",
             "-c:v", "libx264", "-profile:v", "baseline", "-pix_fmt", "yuv420p", "-g", "\(frameRate)", "-f", "h264", stream,
         ], includeStderr: true)
         try #require(made.status == 0, "\(made.output)")
@@ -44,13 +46,17 @@ struct MatroskaH264Tests {
     }
 
     /// Muxes the access units at 30 fps with 20 ms Opus packets of a tone, in time order, as
-    /// the recorder does: the first access unit's SPS and PPS make the track.
-    static func write(_ accessUnits: [[UInt8]], to sink: ByteSink) throws -> WebMWriter {
-        let first = try H264AccessUnit(annexB: accessUnits[0])
-        let record = try #require(try first.configurationRecord())
+    /// the recorder does: the first access unit's SPS and PPS make the track, and the converter
+    /// keeps the latest ones for IDRs that come without. Returns the writer, still open, and how
+    /// many access units changed the parameter sets.
+    static func write(_ accessUnits: [[UInt8]], to sink: ByteSink) throws -> (writer: WebMWriter, parameterSetChanges: Int) {
+        var converter = H264SampleConverter()
+        let first = try converter.convert(accessUnits[0])
+        let record = try #require(converter.parameterSets)
         let writer = try WebMWriter(sink: sink, tracks: [.opus(number: 1), .avc(number: 2, configuration: record)])
         let encoder = try OpusEncoder(configuration: .init(channels: 1, application: .audio, bitrate: 64_000))
         var audioMs: Int64 = 0
+        var changes = 0
         for (index, bytes) in accessUnits.enumerated() {
             let videoMs = Int64(index) * 1000 / Int64(frameRate)
             while audioMs <= videoMs {
@@ -58,11 +64,11 @@ struct MatroskaH264Tests {
                 try writer.write(track: 1, timestampMs: audioMs, keyframe: true, frame: packet)
                 audioMs += 20
             }
-            let unit = try H264AccessUnit(annexB: bytes)
-            try writer.write(track: 2, timestampMs: videoMs, keyframe: unit.isIDR,
-                             frame: unit.sample(insertingParameterSetsFrom: record))
+            let sample = index == 0 ? first : try converter.convert(bytes)
+            if sample.parameterSetsChanged { changes += 1 }
+            try writer.write(track: 2, timestampMs: videoMs, keyframe: sample.isIDR, frame: sample.bytes)
         }
-        return writer
+        return (writer, changes)
     }
 
     static func probe(_ path: String, _ entries: String) async throws -> [String] {
@@ -82,7 +88,7 @@ struct MatroskaH264Tests {
         let (stream, accessUnits) = try await Self.encode(in: scratch)
         #expect(accessUnits.count == Self.frameRate * Self.seconds)
         let path = scratch.path("alice.mkv")
-        let writer = try Self.write(accessUnits, to: FileByteSink(path: path))
+        let writer = try Self.write(accessUnits, to: FileByteSink(path: path)).writer
         try writer.close()
         #expect(writer.docType == .matroska)
 
@@ -140,7 +146,7 @@ struct MatroskaH264Tests {
         #expect(idrs.dropFirst().allSatisfy { $0.sequenceParameterSet == nil && $0.pictureParameterSets.isEmpty })
 
         let path = scratch.path("alice.mkv")
-        try Self.write(accessUnits, to: FileByteSink(path: path)).close()
+        try Self.write(accessUnits, to: FileByteSink(path: path)).writer.close()
         let types = try await Self.extractedTypes(path, track: 1, in: scratch)
         // Before each IDR (5): SPS (7), PPS (8); the first also has libx264's SEI (6).
         let idrIndices = types.indices.filter { types[$0] == 5 }
@@ -183,7 +189,7 @@ struct MatroskaH264Tests {
         let scratch = try ScratchDirectory("mkv-h264-cut")
         let (_, accessUnits) = try await Self.encode(in: scratch)
         let sink = MemoryByteSink()
-        try Self.write(accessUnits, to: sink).close()
+        try Self.write(accessUnits, to: sink).writer.close()
         let bytes = sink.bytes
         let clusters = bytes.ranges(of: EBML.id(MatroskaID.cluster)).map(\.lowerBound)
         try #require(clusters.count >= 4, "\(clusters.count) clusters")
@@ -200,5 +206,35 @@ struct MatroskaH264Tests {
         #expect(hashes == Array(full.prefix(hashes.count)))
         let info = try await runTool("/usr/bin/mkvinfo", [path], includeStderr: true)
         #expect(info.output.contains("Codec ID: V_MPEG4/ISO/AVC"), "\(info.output.prefix(2000))")
+    }
+
+    /// A sender that changes its size sends a new SPS and PPS with an IDR, here once (later
+    /// IDRs come bare). The file keeps the first ones as CodecPrivate and the new ones in band,
+    /// before every IDR of the new size: ffmpeg follows them, and every picture of both sizes
+    /// decodes, without a new file.
+    @Test func sizeChangeMidStreamDecodesInOneFile() async throws {
+        let scratch = try ScratchDirectory("mkv-h264-resize")
+        let (smallStream, small) = try await Self.encode(in: scratch, size: "320x240", name: "small.h264")
+        let (largeStream, large) = try await Self.encode(in: scratch, size: "638x358", name: "large.h264")
+        let path = scratch.path("resized.mkv")
+        let written = try Self.write(Self.parameterSetsOnce(small) + Self.parameterSetsOnce(large), to: FileByteSink(path: path))
+        try written.writer.close()
+        #expect(written.parameterSetChanges == 1)
+
+        #expect(try await Self.probe(path, "stream=codec_name,width,height") == ["opus", "h264,320,240"])
+        let decode = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"], includeStderr: true)
+        #expect(decode.status == 0)
+        #expect(decode.output.isEmpty, "\(decode.output)")
+        let hashes = try await Self.pictureHashes(path)
+        let expected = try await Self.pictureHashes(smallStream) + Self.pictureHashes(largeStream)
+        // ffmpeg scales to the first size for framemd5's one stream: compare the count, and
+        // the first size's pictures, which come out as they are.
+        #expect(hashes.count == small.count + large.count)
+        #expect(Array(hashes.prefix(small.count)) == Array(expected.prefix(small.count)))
+        let sizes = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=width,height",
+                                                          "-of", "csv=p=0", path])
+        // (ffprobe ends some rows with a comma of an empty side-data column)
+        let distinct = Set(sizes.output.split(separator: "\n").map { String($0.prefix { $0.isNumber || $0 == "," }).trimmingCharacters(in: [","]) })
+        #expect(distinct == ["320,240", "638,358"], "\(distinct)")
     }
 }
