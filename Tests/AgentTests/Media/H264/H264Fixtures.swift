@@ -1,3 +1,5 @@
+@testable import AgentMedia
+
 /// Real H.264 parameter sets, as NAL units (header byte first, emulation prevention bytes in).
 ///
 /// The first ones are what libx264 wrote (Debian's ffmpeg 5): one second of
@@ -10,6 +12,16 @@
 /// only. Each was spliced back into its stream in place of the original SPS, and ffprobe read the
 /// same profile and size from it while `ffmpeg -v error -i spliced.h264 -f null -` printed nothing.
 enum H264Fixtures {
+    /// NAL units in Annex B form, each after a 4-byte start code.
+    static func annexB(_ units: [UInt8]...) -> [UInt8] {
+        units.flatMap { H264AnnexB.startCode + $0 }
+    }
+
+    /// NAL units as a sample: each after its length, 4 bytes big-endian (all are short here).
+    static func lengthPrefixed(_ units: [UInt8]...) -> [UInt8] {
+        units.flatMap { unit in [0, 0, UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit }
+    }
+
     /// `ffmpeg -f lavfi -i testsrc=size=320x240:rate=30 -c:v libx264 -profile:v baseline -pix_fmt yuv420p -f h264`
     static let baseline320x240SPS: [UInt8] = [
         0x67, 0x42, 0xC0, 0x0D, 0xD9, 0x01, 0x41, 0xFB, 0x01, 0x10, 0x00, 0x00,

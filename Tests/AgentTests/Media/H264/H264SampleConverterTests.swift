@@ -10,37 +10,32 @@ import Testing
     static let idr: [UInt8] = [0x65, 0x88, 0x84, 0x21]
     static let slice: [UInt8] = [0x41, 0x9A, 0x22, 0x4C]
 
-    static func annexB(_ units: [UInt8]...) -> [UInt8] { units.flatMap { H264AnnexB.startCode + $0 } }
-    static func sample(_ units: [UInt8]...) -> [UInt8] {
-        units.flatMap { unit in [0, 0, UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit }
-    }
-
     @Test func setsSentOnceGoBeforeEveryIDR() throws {
         var converter = H264SampleConverter()
-        let first = try converter.convert(Self.annexB(Self.sps, Self.pps, Self.idr))
-        #expect(first == .init(bytes: Self.sample(Self.sps, Self.pps, Self.idr), isIDR: true, parameterSetsChanged: false))
+        let first = try converter.convert(H264Fixtures.annexB(Self.sps, Self.pps, Self.idr))
+        #expect(first == .init(bytes: H264Fixtures.lengthPrefixed(Self.sps, Self.pps, Self.idr), isIDR: true, parameterSetsChanged: false))
         #expect(converter.parameterSets?.sequenceParameterSet == Self.sps)
-        let inter = try converter.convert(Self.annexB(Self.slice))
-        #expect(inter == .init(bytes: Self.sample(Self.slice), isIDR: false, parameterSetsChanged: false))
-        let bare = try converter.convert(Self.annexB(Self.idr))
-        #expect(bare == .init(bytes: Self.sample(Self.sps, Self.pps, Self.idr), isIDR: true, parameterSetsChanged: false))
+        let inter = try converter.convert(H264Fixtures.annexB(Self.slice))
+        #expect(inter == .init(bytes: H264Fixtures.lengthPrefixed(Self.slice), isIDR: false, parameterSetsChanged: false))
+        let bare = try converter.convert(H264Fixtures.annexB(Self.idr))
+        #expect(bare == .init(bytes: H264Fixtures.lengthPrefixed(Self.sps, Self.pps, Self.idr), isIDR: true, parameterSetsChanged: false))
         // The same sets again are no change.
-        let repeated = try converter.convert(Self.annexB(Self.sps, Self.pps, Self.idr))
+        let repeated = try converter.convert(H264Fixtures.annexB(Self.sps, Self.pps, Self.idr))
         #expect(!repeated.parameterSetsChanged)
     }
 
     /// New sets are reported once, and later bare IDRs get the new ones, not the first.
     @Test func newSetsReplaceTheOldOnes() throws {
         var converter = H264SampleConverter()
-        _ = try converter.convert(Self.annexB(Self.sps, Self.pps, Self.idr))
-        let resized = try converter.convert(Self.annexB(Self.newSPS, Self.newPPS, Self.idr))
+        _ = try converter.convert(H264Fixtures.annexB(Self.sps, Self.pps, Self.idr))
+        let resized = try converter.convert(H264Fixtures.annexB(Self.newSPS, Self.newPPS, Self.idr))
         #expect(resized.parameterSetsChanged)
         #expect(converter.parameterSets?.parsedSequenceParameterSet.width == 638)
-        let bare = try converter.convert(Self.annexB(Self.idr))
-        #expect(bare.bytes == Self.sample(Self.newSPS, Self.newPPS, Self.idr))
+        let bare = try converter.convert(H264Fixtures.annexB(Self.idr))
+        #expect(bare.bytes == H264Fixtures.lengthPrefixed(Self.newSPS, Self.newPPS, Self.idr))
         #expect(!bare.parameterSetsChanged)
         // A PPS alone keeps the SPS.
-        let ppsOnly = try converter.convert(Self.annexB(Self.pps, Self.slice))
+        let ppsOnly = try converter.convert(H264Fixtures.annexB(Self.pps, Self.slice))
         #expect(ppsOnly.parameterSetsChanged)
         #expect(converter.parameterSets?.sequenceParameterSet == Self.newSPS)
         #expect(converter.parameterSets?.pictureParameterSets == [Self.pps])
@@ -49,10 +44,10 @@ import Testing
     /// A PPS before any SPS waits for it; until both came, IDRs get nothing added.
     @Test func halfASetWaitsForTheOtherHalf() throws {
         var converter = H264SampleConverter()
-        _ = try converter.convert(Self.annexB(Self.pps))
+        _ = try converter.convert(H264Fixtures.annexB(Self.pps))
         #expect(converter.parameterSets == nil)
-        #expect(try converter.convert(Self.annexB(Self.idr)).bytes == Self.sample(Self.idr))
-        let completed = try converter.convert(Self.annexB(Self.sps, Self.idr))
+        #expect(try converter.convert(H264Fixtures.annexB(Self.idr)).bytes == H264Fixtures.lengthPrefixed(Self.idr))
+        let completed = try converter.convert(H264Fixtures.annexB(Self.sps, Self.idr))
         #expect(!completed.parameterSetsChanged)
         #expect(converter.parameterSets?.pictureParameterSets == [Self.pps])
     }
@@ -60,12 +55,12 @@ import Testing
     /// An unreadable SPS fails its access unit; the sets before it stay.
     @Test func unreadableSetsKeepTheLastGoodOnes() throws {
         var converter = H264SampleConverter()
-        _ = try converter.convert(Self.annexB(Self.sps, Self.pps, Self.idr))
+        _ = try converter.convert(H264Fixtures.annexB(Self.sps, Self.pps, Self.idr))
         #expect(throws: H264Error.truncated(offset: 8, needed: 8, available: 8)) {
-            try converter.convert(Self.annexB([0x67, 0x42], Self.pps, Self.idr))
+            try converter.convert(H264Fixtures.annexB([0x67, 0x42], Self.pps, Self.idr))
         }
         #expect(throws: H264Error.noNALUnits) { try converter.convert([0x01, 0x02]) }
         #expect(converter.parameterSets?.sequenceParameterSet == Self.sps)
-        #expect(try converter.convert(Self.annexB(Self.idr)).bytes == Self.sample(Self.sps, Self.pps, Self.idr))
+        #expect(try converter.convert(H264Fixtures.annexB(Self.idr)).bytes == H264Fixtures.lengthPrefixed(Self.sps, Self.pps, Self.idr))
     }
 }
