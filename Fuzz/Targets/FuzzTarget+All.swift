@@ -2,7 +2,7 @@
 extension FuzzTarget {
     public static let all: [FuzzTarget] = [
         .rtp, .rtcp, .sdp, .iceCandidate, .dcep, .janusJSON, .vp8, .vp9, .jitterBuffer, .receiveStream, .webm, .ivf,
-        .oggOpus, .janusToken, .recipe, .http,
+        .oggOpus, .janusToken, .recipe, .http, .h264ParameterSets,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? {

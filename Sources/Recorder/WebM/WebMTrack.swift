@@ -1,6 +1,7 @@
 import Agent
 
-/// One track of a WebM file: what it carries and how players should set up its decoder.
+/// One track of a WebM or Matroska file: what it carries and how players should set up its
+/// decoder.
 public struct WebMTrack: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case audio(sampleRate: Int, channels: Int)
@@ -9,14 +10,25 @@ public struct WebMTrack: Equatable, Sendable {
 
     /// 1-based, as SimpleBlocks name it.
     public var number: UInt8
-    /// Written as its ``MediaCodec/matroskaCodecID``.
-    public var codec: MediaCodec
+    /// The Matroska CodecID: ``MediaCodec/matroskaCodecID`` for the codecs MediaCodec names.
+    public var codecID: String
     public var kind: Kind
+    /// The CodecPrivate element's body, when the codec has one: the Opus identification header,
+    /// the AVCDecoderConfigurationRecord of an H.264 track.
+    public var codecPrivate: [UInt8]?
 
+    /// A track of `codec`; an Opus track gets its identification header as CodecPrivate.
     public init(number: UInt8, codec: MediaCodec, kind: Kind) {
+        var codecPrivate: [UInt8]?
+        if codec == .opus, case .audio(_, let channels) = kind { codecPrivate = Self.opusHead(channels: channels) }
+        self.init(number: number, codecID: codec.matroskaCodecID, kind: kind, codecPrivate: codecPrivate)
+    }
+
+    public init(number: UInt8, codecID: String, kind: Kind, codecPrivate: [UInt8]? = nil) {
         self.number = number
-        self.codec = codec
+        self.codecID = codecID
         self.kind = kind
+        self.codecPrivate = codecPrivate
     }
 
     public static func opus(number: UInt8, channels: Int = 2) -> WebMTrack {
@@ -25,6 +37,18 @@ public struct WebMTrack: Equatable, Sendable {
 
     public static func video(number: UInt8, codec: MediaCodec = .vp8, width: Int, height: Int) -> WebMTrack {
         WebMTrack(number: number, codec: codec, kind: .video(width: width, height: height))
+    }
+
+    /// The Matroska CodecID of H.264 in the ISO/IEC 14496-15 form (Matroska codec mappings,
+    /// "V_MPEG4/ISO/AVC"): samples are NAL units with 4-byte lengths, CodecPrivate is the
+    /// AVCDecoderConfigurationRecord.
+    public static let avcCodecID = "V_MPEG4/ISO/AVC"
+
+    /// An H.264 track: its size is the SPS's display size, its CodecPrivate the record.
+    public static func avc(number: UInt8, configuration: AVCDecoderConfigurationRecord) -> WebMTrack {
+        let sps = configuration.parsedSequenceParameterSet
+        return WebMTrack(number: number, codecID: avcCodecID, kind: .video(width: sps.width, height: sps.height),
+                         codecPrivate: configuration.bytes)
     }
 
     var isVideo: Bool {
@@ -55,13 +79,13 @@ public struct WebMTrack: Equatable, Sendable {
             EBML.unsigned(MatroskaID.trackNumber, UInt64(number)),
             EBML.unsigned(MatroskaID.trackUID, UInt64(number) &* 0x9E37_79B9 &+ 1),
             EBML.unsigned(MatroskaID.flagLacing, 0),
-            EBML.string(MatroskaID.codecID, codec.matroskaCodecID),
+            EBML.string(MatroskaID.codecID, codecID),
         ]
+        if let codecPrivate { children.append(EBML.element(MatroskaID.codecPrivate, codecPrivate)) }
         switch kind {
         case .audio(let sampleRate, let channels):
             children.insert(EBML.unsigned(MatroskaID.trackType, 2), at: 2)
-            if codec == .opus {
-                children.append(EBML.element(MatroskaID.codecPrivate, Self.opusHead(channels: channels)))
+            if codecID == MediaCodec.opus.matroskaCodecID {
                 children.append(EBML.unsigned(MatroskaID.codecDelay, 6_500_000))  // 312 samples at 48 kHz, in ns
                 children.append(EBML.unsigned(MatroskaID.seekPreRoll, 80_000_000))
             }

@@ -1,7 +1,10 @@
 import Agent
 import Foundation
 
-/// Writes a WebM (Matroska subset) file, crash-safe.
+/// Writes a WebM or Matroska file, crash-safe.
+///
+/// The DocType follows the tracks (``MatroskaDocType``): "webm" for VP8/VP9 and Opus, "matroska"
+/// when a track is outside the WebM subset (H.264 as `V_MPEG4/ISO/AVC`). The layout is the same.
 ///
 /// The segment starts with an unknown size and clusters are appended as they close (at most
 /// half a second apart by default), so a killed process leaves a file players can read up to the last
@@ -17,6 +20,7 @@ import Foundation
 ///       Cues (at close)
 public final class WebMWriter {
     public let tracks: [WebMTrack]
+    public let docType: MatroskaDocType
     /// The longest span one cluster covers before a new one starts.
     public let maxClusterDurationMs: Int64
 
@@ -51,6 +55,7 @@ public final class WebMWriter {
     public init(sink: ByteSink, tracks: [WebMTrack], maxClusterDurationMs: Int64 = 500) throws {
         self.sink = sink
         self.tracks = tracks
+        docType = MatroskaDocType(tracks: tracks)
         self.maxClusterDurationMs = maxClusterDurationMs
         try writeHeader()
     }
@@ -65,7 +70,7 @@ public final class WebMWriter {
             EBML.unsigned(MatroskaID.ebmlReadVersion, 1),
             EBML.unsigned(MatroskaID.ebmlMaxIDLength, 4),
             EBML.unsigned(MatroskaID.ebmlMaxSizeLength, 8),
-            EBML.string(MatroskaID.docType, "webm"),
+            EBML.string(MatroskaID.docType, docType.rawValue),
             EBML.unsigned(MatroskaID.docTypeVersion, 4),
             EBML.unsigned(MatroskaID.docTypeReadVersion, 2),
         ]))
