@@ -159,7 +159,10 @@ def emit_with_promise(element: Gst.Element, action: str, *args, reply_field: str
         return None
     if reply is None or not reply.has_field(reply_field):
         raise RuntimeError(f"{action} replied without {reply_field!r}: {reply}")
-    return reply.get_value(reply_field)
+    # The value is the promise's, not ours (PyGObject does not copy a boxed value it reads out
+    # of a GstStructure): without a copy it is freed with the promise, and the next use of the
+    # offer (set-local-description copies it) read freed memory and crashed about one run in three.
+    return reply.get_value(reply_field).copy()
 
 
 def description(kind: GstWebRTC.WebRTCSDPType, sdp: str) -> GstWebRTC.WebRTCSessionDescription:
