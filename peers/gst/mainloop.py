@@ -79,7 +79,8 @@ class MainLoopThread:
         GLib.source_remove(source_id)
 
     def on_termination_signals(self, handler: Callable[[], None]) -> None:
-        """Calls handler on the loop thread at SIGTERM or SIGINT. GLib's handlers wake the loop
+        """Calls handler on the loop thread at SIGTERM or SIGINT; call it on the main thread,
+        before ``start``. GLib's handlers wake the loop
         through a pipe, so the signal is seen whichever thread the kernel delivers it to (a
         Python handler would run only when the main thread next runs bytecode)."""
         def on_signal(*_) -> bool:
@@ -88,6 +89,11 @@ class MainLoopThread:
 
         for sig in (signal.SIGTERM, signal.SIGINT):
             GLib.unix_signal_add(GLib.PRIORITY_HIGH, sig, on_signal)
+        # A parent may hand its blocked signals down: a child of the Swift test runner starts
+        # with SIGTERM and SIGINT blocked in its mask (the spawning thread's), and then never
+        # sees them, so every stop became a SIGKILL 5 s later, without unpublish or leave.
+        # Unblocked here, on the calling (main) thread, and inherited by threads made after.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
 
     def stop(self, timeout: float = 5.0) -> None:
         self._loop.quit()

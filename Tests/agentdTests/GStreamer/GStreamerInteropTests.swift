@@ -42,6 +42,8 @@ struct GStreamerInteropTests {
         try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
         #expect(recording.exitStatus == 0, "\(recording.stderr)")
         #expect(publisher.isRunning, "the GStreamer publisher ended early: \(publisher.stderr)")
+        await publisher.terminate()
+        #expect(publisher.exitStatus == 0, "the GStreamer publisher did not stop cleanly on SIGTERM: \(publisher.stderr)")
 
         let media = out + "/" + (try Self.videoFile(manifest: out + "/manifest.json", participant: "gstreamer", codec: codec))
         let codecs = try await RecordingChecks.streamCodecs(media).sorted()
@@ -130,6 +132,10 @@ struct GStreamerInteropTests {
         try await pollUntil(timeout: .seconds(30), "the GStreamer subscriber to finish") { !subscriber.isRunning }
         #expect(subscriber.exitStatus == 0, "\(subscriber.stderr.suffix(2000))")
         #expect(publisher.isRunning, "the GStreamer publisher ended early: \(publisher.stderr)")
+        // A child of the test runner starts with SIGTERM blocked; the peer unblocks it and
+        // unpublishes, leaves and exits 0 instead of being killed 5 s later.
+        await publisher.terminate()
+        #expect(publisher.exitStatus == 0, "the GStreamer publisher did not stop cleanly on SIGTERM: \(publisher.stderr)")
 
         let summary = try GStreamerPeer.summary(out)
         print("GStreamerInterop: \(encoder) through Janus: \(summary.text)")
