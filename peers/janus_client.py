@@ -15,39 +15,14 @@ keepalive task sends one every 15 s.
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
-import hmac
 import itertools
 import json
 import os
-import sys
-import time
 from typing import Any
 
 from websockets.asyncio.client import connect as ws_connect
 
-VIDEOROOM = "janus.plugin.videoroom"
-
-
-class JanusError(Exception):
-    """An error reply from Janus (core "error" or a plugin "error_code")."""
-
-    def __init__(self, code: int | None, reason: str):
-        super().__init__(f"janus error {code}: {reason}")
-        self.code = code
-        self.reason = reason
-
-
-def make_token(secret: str, plugins: tuple[str, ...] = (VIDEOROOM,), valid_s: int = 3600) -> str:
-    """Signed Janus token: "<expiry>,janus,<plugins>:" + base64(HMAC-SHA1(secret, that data))."""
-    data = f"{int(time.time()) + valid_s},janus,{','.join(plugins)}"
-    sig = base64.b64encode(hmac.new(secret.encode(), data.encode(), hashlib.sha1).digest()).decode()
-    return f"{data}:{sig}"
-
-
-def log(*args: Any) -> None:
-    print(*args, file=sys.stderr, flush=True)
+from janus_protocol import VIDEOROOM, JanusError, log, make_token, plugin_reply  # noqa: F401 (re-exported)
 
 
 class JanusHandle:
@@ -63,11 +38,7 @@ class JanusHandle:
         msg: dict[str, Any] = {"janus": "message", "body": body}
         if jsep is not None:
             msg["jsep"] = jsep
-        reply = await self.client.request(msg, handle_id=self.id, timeout=timeout)
-        data = reply.get("plugindata", {}).get("data", {})
-        if "error_code" in data or "error" in data:
-            raise JanusError(data.get("error_code"), str(data.get("error", data)))
-        return data, reply.get("jsep")
+        return plugin_reply(await self.client.request(msg, handle_id=self.id, timeout=timeout))
 
     async def trickle_completed(self) -> None:
         await self.client.request({"janus": "trickle", "candidate": {"completed": True}},

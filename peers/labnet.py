@@ -8,30 +8,10 @@ host-address discovery with that one address and builds configurations without I
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import aioice.ice
 from aiortc import RTCConfiguration
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_HOST_IP = "10.77.0.1"
-
-
-def lab_env() -> dict[str, str]:
-    """<repo>/.lab/lab.env as a dict (empty when the lab is down)."""
-    env: dict[str, str] = {}
-    path = REPO / ".lab" / "lab.env"
-    if path.is_file():
-        for line in path.read_text().splitlines():
-            key, sep, value = line.partition("=")
-            if sep:
-                env[key.strip()] = value.strip()
-    return env
-
-
-def lab_host_ip() -> str:
-    return os.environ.get("LAB_HOST_IP") or lab_env().get("LAB_HOST_IP") or DEFAULT_HOST_IP
+from labenv import lab_host_ip
 
 
 def pin_ice_to_lab(host_ip: str | None = None) -> str:

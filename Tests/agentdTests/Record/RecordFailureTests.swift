@@ -161,9 +161,7 @@ struct RecordFailureTests {
             } else {
                 #expect(manifest["state"] as? String == "recording")
             }
-            let duration = try await RecordingChecks.run(
-                "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out + "/dora.webm"])
-            let seconds = Double(duration.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let seconds = try await RecordingChecks.formatDuration(out + "/dora.webm")
             print("after signal \(signal): dora.webm lasts \(seconds) s by ffprobe")
             if signal == SIGKILL {
                 // Clusters close every half second, so at most that much is lost to a kill.

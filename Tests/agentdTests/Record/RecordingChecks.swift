@@ -21,6 +21,12 @@ enum RecordingChecks {
         return result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// The container's duration in seconds as ffprobe reads it (`format=duration`; 0 when it has none).
+    static func formatDuration(_ path: String) async throws -> Double {
+        let result = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+        return Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     /// What `ffmpeg -v error -i F -f null -` prints: empty for a file that decodes cleanly.
     static func decodeErrors(_ path: String) async throws -> String {
         try await run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).output
