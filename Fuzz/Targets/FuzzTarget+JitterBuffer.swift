@@ -6,9 +6,11 @@ extension FuzzTarget {
     /// small capacity so reordering, loss, duplicates, jumps and overflow all happen. Whatever
     /// comes in, frames and losses come out in sequence order without overlapping, and no more
     /// than `capacity` packets are held.
-    public static let jitterBuffer = FuzzTarget(name: "jitter-buffer", summary: "JitterBuffer insert/drain/flush on packet sequences (Opus, VP8, VP9)", maxInputLength: 4096) { bytes in
+    public static let jitterBuffer = FuzzTarget(name: "jitter-buffer", summary: "JitterBuffer insert/drain/flush on packet sequences (Opus, VP8, VP9, H.264)", maxInputLength: 4096) { bytes in
         var input = FuzzInput(bytes)
-        let depacketizers: [any Depacketizer] = [OpusDepacketizer(), VP8DepacketizerAdapter(), VP9DepacketizerAdapter()]
+        let depacketizers: [any Depacketizer] = [
+            OpusDepacketizer(), VP8DepacketizerAdapter(), VP9DepacketizerAdapter(), H264DepacketizerAdapter(),
+        ]
         let configuration = JitterBuffer.Configuration(capacity: 2 + Int(input.byte() % 32), maxWait: .milliseconds(100), historySize: 64)
         var buffer = JitterBuffer(depacketizer: depacketizers[Int(input.byte()) % depacketizers.count], configuration: configuration)
         var sequence: Int64 = 1 << 20
