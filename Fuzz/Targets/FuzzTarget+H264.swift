@@ -46,19 +46,7 @@ extension FuzzTarget {
 
         // Through the jitter buffer, when the first payload opens the access unit (a buffer that
         // has seen nothing waits for a start) and all of them fit.
-        guard let first = fragments.first, first.startsFrame else { return }
-        var buffer = JitterBuffer(depacketizer: adapter)
-        guard payloads.count <= buffer.configuration.capacity else { return }
-        let start = MediaInstant(monotonicNanoseconds: 0, wallNanoseconds: 0)
-        for (index, payload) in payloads.enumerated() {
-            let result = payload.withUnsafeBytes {
-                buffer.insert(sequence: Int64(index), timestamp: 90_000, marker: index == payloads.count - 1, payload: $0, arrival: start)
-            }
-            FuzzCheck.expect(result == .accepted, "packet \(index) of \(payloads.count): \(result)")
-        }
-        let outputs = buffer.drain(now: start)
-        FuzzCheck.expect(outputs.count == 1, "\(payloads.count) packets of one access unit gave \(outputs.count) outputs")
-        guard case .frame(let frame) = outputs.first else { return }
+        guard let first = fragments.first, first.startsFrame, let frame = assembledFrame(of: payloads, depacketizer: adapter) else { return }
         FuzzCheck.expect(frame.bytes == expected, "the jitter buffer's frame differs (\(frame.bytes.count) of \(expected.count) bytes)")
         FuzzCheck.expect(frame.isKeyframe == fragments.contains(where: \.isKeyframe), "keyframe flag \(frame.isKeyframe)")
     }

@@ -57,6 +57,28 @@ extension FuzzTarget {
         FuzzCheck.expect(buffer.count == 0, "\(buffer.count) packets left after a flush")
     }
 
+    /// The frame a fresh jitter buffer makes of one frame's `payloads` (in order, one timestamp,
+    /// the marker on the last): all must be accepted, and exactly one frame must come out. Nil
+    /// when they are more than the buffer holds (they are still inserted, to drive its overflow).
+    static func assembledFrame(of payloads: [[UInt8]], depacketizer: any Depacketizer) -> MediaFrame? {
+        var buffer = JitterBuffer(depacketizer: depacketizer)
+        let start = MediaInstant(monotonicNanoseconds: 0, wallNanoseconds: 0)
+        for (index, payload) in payloads.enumerated() {
+            let result = payload.withUnsafeBytes {
+                buffer.insert(sequence: Int64(index), timestamp: 90_000, marker: index == payloads.count - 1, payload: $0, arrival: start)
+            }
+            FuzzCheck.expect(result == .accepted, "packet \(index) of \(payloads.count): \(result)")
+        }
+        let outputs = buffer.drain(now: start)
+        guard payloads.count <= buffer.configuration.capacity else { return nil }
+        FuzzCheck.expect(outputs.count == 1, "\(payloads.count) packets of one frame gave \(outputs)")
+        guard case .frame(let frame) = outputs.first else {
+            FuzzCheck.expect(false, "\(payloads.count) packets of one frame gave \(outputs)")
+            return nil
+        }
+        return frame
+    }
+
     /// A whole receive stream (RTP parse, sequence validation and unwrapping, statistics, NACK,
     /// keyframe requests, jitter buffer, RTCP out) fed records of
     /// `[kind/time byte, length (2), packet…]`: RTP packets, or RTCP when the kind says so. The

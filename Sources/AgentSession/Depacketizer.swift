@@ -31,7 +31,9 @@ extension Depacketizer {
 
 /// One payload's contribution to its frame.
 public struct DepacketizedFragment: Equatable, Sendable {
-    /// Where the codec bytes lie in the payload (descriptors such as VP8's are skipped).
+    /// Where the codec bytes lie in the payload (descriptors such as VP8's are skipped); what
+    /// the frame takes from them is ``Depacketizer/frameBytes(of:fragment:)``, by default these
+    /// bytes as they are.
     public var range: Range<Int>
     public var startsFrame: Bool
     /// The frame is a keyframe when any of its payloads says so. VP8 and VP9 say it on the
