@@ -1,7 +1,7 @@
 /// Every target, one per parser of untrusted bytes.
 extension FuzzTarget {
     public static let all: [FuzzTarget] = [
-        .rtp, .rtcp, .sdp, .iceCandidate, .dcep, .janusJSON, .vp8, .vp9, .jitterBuffer, .receiveStream, .webm, .ivf,
+        .rtp, .rtcp, .sdp, .iceCandidate, .dcep, .janusJSON, .vp8, .vp9, .h264, .jitterBuffer, .receiveStream, .webm, .ivf,
         .oggOpus, .janusToken, .recipe, .http, .h264ParameterSets,
     ]
 

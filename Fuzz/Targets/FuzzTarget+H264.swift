@@ -1,37 +1,74 @@
 import Agent
 
 extension FuzzTarget {
-    /// H.264 access units in Annex B form (ITU-T H.264 Annex B) as the recorder gets them: NAL
-    /// splitting, SPS parsing (exp-Golomb, scaling lists, cropping), the configuration record
-    /// (ISO/IEC 14496-15 §5.3.3.1) and length-prefixed samples. The input is one access unit,
-    /// then each of its NAL units is fed to a converter as an access unit of its own.
-    public static let h264ParameterSets = FuzzTarget(
-        name: "h264-parameter-sets",
-        summary: "H264AnnexB, H264AccessUnit, H264SequenceParameterSet, AVCDecoderConfigurationRecord, H264SampleConverter",
-        maxInputLength: 4096
-    ) { buffer in
-        let bytes = [UInt8](buffer)
-        let ranges = H264AnnexB.nalUnitRanges(in: bytes)
-        for range in ranges {
-            FuzzCheck.expect(!range.isEmpty && range.upperBound <= bytes.count && bytes[range.upperBound - 1] != 0, "NAL unit \(range) of \(bytes.count) bytes")
+    /// H.264 over RTP (RFC 6184) and Annex B scanning. The whole input is one RTP payload for the
+    /// depacketizer (whose two passes, fragment and Annex B, must agree) and an Annex B stream for
+    /// the scanner (whose NAL units must lie in order inside the input, each after a start code,
+    /// none empty or ending in a zero byte). Then the first byte picks a payload size and the rest
+    /// is an access unit that the packetizer splits and the depacketizer, on its own and through
+    /// the jitter buffer, must give back as the scanner read it: every NAL unit a stream may carry
+    /// (types 1-23) after a four-byte start code.
+    public static let h264 = FuzzTarget(name: "h264", summary: "H264Depacketizer, AnnexBScanner, H264Packetizer → H264DepacketizerAdapter/JitterBuffer round trip", maxInputLength: 4096) { bytes in
+        checkPayload(bytes)
+        let units = AnnexBScanner.nalUnits(in: bytes)
+        var previousEnd = 0
+        for unit in units {
+            FuzzCheck.expect(unit.lowerBound >= previousEnd + 3 && unit.upperBound <= bytes.count && !unit.isEmpty, "unit \(unit) after \(previousEnd) in \(bytes.count) bytes")
+            FuzzCheck.expect(bytes[unit.lowerBound - 3] == 0 && bytes[unit.lowerBound - 2] == 0 && bytes[unit.lowerBound - 1] == 1, "unit \(unit) has no start code before it")
+            FuzzCheck.expect(bytes[unit.upperBound - 1] != 0, "unit \(unit) ends in a zero byte")
+            previousEnd = unit.upperBound
         }
-        for unit in H264AnnexB.nalUnits(in: bytes) where H264AnnexB.nalUnitType(ofHeader: unit.first ?? 0) == 7 {
-            if let sps = try? H264SequenceParameterSet(nalUnit: unit) {
-                FuzzCheck.expect((1...16_384).contains(sps.width) && (1...16_384).contains(sps.height), "SPS size \(sps.width)x\(sps.height)")
+
+        var input = FuzzInput(bytes)
+        let maxPayloadSize = 3 + Int(input.byte())
+        let accessUnit = input.rest()
+        let expected = accessUnit.withUnsafeBytes { au in
+            AnnexBScanner.nalUnits(in: au).filter { (1...23).contains(H264NALUnitType.bits(of: au[$0.lowerBound])) }
+                .flatMap { AnnexBScanner.startCode + Array(au[$0]) }
+        }
+        let payloads = H264Packetizer(maxPayloadSize: maxPayloadSize).packetize(accessUnit)
+        let adapter = H264DepacketizerAdapter()
+        var rebuilt: [UInt8] = []
+        var fragments: [DepacketizedFragment] = []
+        for payload in payloads {
+            FuzzCheck.expect(payload.count <= maxPayloadSize, "a payload of \(payload.count) bytes, at most \(maxPayloadSize) asked")
+            payload.withUnsafeBytes { bytes in
+                do throws(DepacketizerError) {
+                    let fragment = try adapter.fragment(of: bytes)
+                    fragments.append(fragment)
+                    rebuilt += try adapter.frameBytes(of: bytes, fragment: fragment)
+                } catch {
+                    FuzzCheck.expect(false, "the packetizer wrote \(Array(bytes)), which depacketizes to \(error)")
+                }
             }
         }
-        guard let accessUnit = try? H264AccessUnit(annexB: bytes) else { return }
-        let sample = accessUnit.sample()
-        let expected = accessUnit.nalUnitRanges.reduce(0) { $0 + 4 + $1.count }
-        FuzzCheck.expect(sample.count == expected, "sample of \(sample.count) bytes, \(expected) expected")
-        if let record = try? accessUnit.configurationRecord() {
-            let recordBytes = record.bytes
-            FuzzCheck.expect(recordBytes.count > 8 && recordBytes[0] == 1 && recordBytes[5] == 0xE1, "record \(recordBytes.prefix(8))")
-            _ = accessUnit.sample(insertingParameterSetsFrom: record)
-        }
-        var converter = H264SampleConverter()
-        for unit in H264AnnexB.nalUnits(in: bytes) {
-            _ = try? converter.convert(H264AnnexB.startCode + unit)
+        FuzzCheck.expect(rebuilt == expected, "the access unit came back changed (\(rebuilt.count) of \(expected.count) bytes)")
+
+        // Through the jitter buffer, when the first payload opens the access unit (a buffer that
+        // has seen nothing waits for a start) and all of them fit.
+        guard let first = fragments.first, first.startsFrame, let frame = assembledFrame(of: payloads, depacketizer: adapter) else { return }
+        FuzzCheck.expect(frame.bytes == expected, "the jitter buffer's frame differs (\(frame.bytes.count) of \(expected.count) bytes)")
+        FuzzCheck.expect(frame.isKeyframe == fragments.contains(where: \.isKeyframe), "keyframe flag \(frame.isKeyframe)")
+    }
+
+    /// `bytes` as one payload: fragment and Annex B agree on whether it is valid, and the adapter
+    /// spans it whole.
+    private static func checkPayload(_ bytes: UnsafeRawBufferPointer) {
+        let fragment = Result { () throws(H264PayloadError) in try H264Depacketizer.fragment(of: bytes) }
+        var annexB: [UInt8] = []
+        let written = Result { () throws(H264PayloadError) in try H264Depacketizer.appendAnnexB(of: bytes, to: &annexB) }
+        switch (fragment, written) {
+        case (.success(let fragment), .success):
+            if fragment.structure != .fragment(start: false, end: false), fragment.structure != .fragment(start: false, end: true) {
+                FuzzCheck.expect(annexB.starts(with: AnnexBScanner.startCode), "\(fragment.structure) wrote no start code first")
+            }
+            FuzzCheck.expect(annexB.count <= 2 * bytes.count + 4, "\(bytes.count) bytes grew to \(annexB.count)")
+            let adapted = try? H264DepacketizerAdapter().fragment(of: bytes)
+            FuzzCheck.expect(adapted?.range == 0..<bytes.count, "the adapter's range \(String(describing: adapted?.range))")
+        case (.failure(let parseError), .failure(let writeError)):
+            FuzzCheck.expect(parseError == writeError, "fragment threw \(parseError), appendAnnexB \(writeError)")
+        default:
+            FuzzCheck.expect(false, "fragment \(fragment) and appendAnnexB \(written) disagree")
         }
     }
 }

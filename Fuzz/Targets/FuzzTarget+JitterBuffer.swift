@@ -6,9 +6,11 @@ extension FuzzTarget {
     /// small capacity so reordering, loss, duplicates, jumps and overflow all happen. Whatever
     /// comes in, frames and losses come out in sequence order without overlapping, and no more
     /// than `capacity` packets are held.
-    public static let jitterBuffer = FuzzTarget(name: "jitter-buffer", summary: "JitterBuffer insert/drain/flush on packet sequences (Opus, VP8, VP9)", maxInputLength: 4096) { bytes in
+    public static let jitterBuffer = FuzzTarget(name: "jitter-buffer", summary: "JitterBuffer insert/drain/flush on packet sequences (Opus, VP8, VP9, H.264)", maxInputLength: 4096) { bytes in
         var input = FuzzInput(bytes)
-        let depacketizers: [any Depacketizer] = [OpusDepacketizer(), VP8DepacketizerAdapter(), VP9DepacketizerAdapter()]
+        let depacketizers: [any Depacketizer] = [
+            OpusDepacketizer(), VP8DepacketizerAdapter(), VP9DepacketizerAdapter(), H264DepacketizerAdapter(),
+        ]
         let configuration = JitterBuffer.Configuration(capacity: 2 + Int(input.byte() % 32), maxWait: .milliseconds(100), historySize: 64)
         var buffer = JitterBuffer(depacketizer: depacketizers[Int(input.byte()) % depacketizers.count], configuration: configuration)
         var sequence: Int64 = 1 << 20
@@ -53,6 +55,28 @@ extension FuzzTarget {
         check(buffer.drain(now: now + .seconds(1)))
         check(buffer.flush())
         FuzzCheck.expect(buffer.count == 0, "\(buffer.count) packets left after a flush")
+    }
+
+    /// The frame a fresh jitter buffer makes of one frame's `payloads` (in order, one timestamp,
+    /// the marker on the last): all must be accepted, and exactly one frame must come out. Nil
+    /// when they are more than the buffer holds (they are still inserted, to drive its overflow).
+    static func assembledFrame(of payloads: [[UInt8]], depacketizer: any Depacketizer) -> MediaFrame? {
+        var buffer = JitterBuffer(depacketizer: depacketizer)
+        let start = MediaInstant(monotonicNanoseconds: 0, wallNanoseconds: 0)
+        for (index, payload) in payloads.enumerated() {
+            let result = payload.withUnsafeBytes {
+                buffer.insert(sequence: Int64(index), timestamp: 90_000, marker: index == payloads.count - 1, payload: $0, arrival: start)
+            }
+            FuzzCheck.expect(result == .accepted, "packet \(index) of \(payloads.count): \(result)")
+        }
+        let outputs = buffer.drain(now: start)
+        guard payloads.count <= buffer.configuration.capacity else { return nil }
+        FuzzCheck.expect(outputs.count == 1, "\(payloads.count) packets of one frame gave \(outputs)")
+        guard case .frame(let frame) = outputs.first else {
+            FuzzCheck.expect(false, "\(payloads.count) packets of one frame gave \(outputs)")
+            return nil
+        }
+        return frame
     }
 
     /// A whole receive stream (RTP parse, sequence validation and unwrapping, statistics, NACK,

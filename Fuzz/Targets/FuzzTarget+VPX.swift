@@ -26,18 +26,7 @@ extension FuzzTarget {
         guard !frame.isEmpty else { return }
         var packetizer = VP8Packetizer(maxPayloadSize: maxPayloadSize, initialPictureID: 0x1234)
         let payloads = packetizer.packetize(frame)
-        var buffer = JitterBuffer(depacketizer: VP8DepacketizerAdapter())
-        let start = MediaInstant(monotonicNanoseconds: 0, wallNanoseconds: 0)
-        for (index, payload) in payloads.enumerated() {
-            let result = payload.withUnsafeBytes {
-                buffer.insert(sequence: Int64(index), timestamp: 90_000, marker: index == payloads.count - 1, payload: $0, arrival: start)
-            }
-            FuzzCheck.expect(result == .accepted, "packet \(index) of \(payloads.count): \(result)")
-        }
-        let outputs = buffer.drain(now: start)
-        guard payloads.count <= buffer.configuration.capacity else { return }
-        FuzzCheck.expect(outputs.count == 1, "\(payloads.count) packets gave \(outputs)")
-        guard case .frame(let assembled) = outputs.first else { return }
+        guard let assembled = assembledFrame(of: payloads, depacketizer: VP8DepacketizerAdapter()) else { return }
         FuzzCheck.expect(assembled.bytes == frame, "the frame came back changed (\(assembled.bytes.count) of \(frame.count) bytes)")
         FuzzCheck.expect(assembled.isKeyframe == (frame[0] & 1 == 0), "keyframe flag \(assembled.isKeyframe) for tag \(frame[0])")
     }

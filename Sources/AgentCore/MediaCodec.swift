@@ -3,7 +3,7 @@
 ///
 /// Facts that belong to one aspect live in extensions by aspect: RTP (payload types, SDP lines,
 /// depacketizers, what SendStream packetizes) in `MediaCodec+RTP.swift`, the Matroska CodecID in
-/// `MediaCodec+WebM.swift`.
+/// `MediaCodec+WebM.swift`. libvpx's view (VP8, VP9; not H.264) is `VPXCodec`.
 ///
 /// The raw value is the SDP encoding name ("VP8"). User-visible lines print it (a codec refusal
 /// says "VP8 video"), so it stays as it is.
@@ -14,6 +14,8 @@ public enum MediaCodec: String, Sendable, Hashable, CaseIterable {
     case vp8 = "VP8"
     /// RFC 9628.
     case vp9 = "VP9"
+    /// RFC 6184 (H.264 over RTP; agentd negotiates packetization-mode 1 only).
+    case h264 = "H264"
 
     /// The encoding name of `a=rtpmap` lines, spelled as we write it.
     public var encodingName: String { rawValue }
@@ -25,7 +27,7 @@ public enum MediaCodec: String, Sendable, Hashable, CaseIterable {
     public var kind: MediaKind {
         switch self {
         case .opus: .audio
-        case .vp8, .vp9: .video
+        case .vp8, .vp9, .h264: .video
         }
     }
 

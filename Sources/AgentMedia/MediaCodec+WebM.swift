@@ -1,6 +1,8 @@
 import AgentCore
 
-/// The Matroska CodecID of each codec (Matroska codec specs: "A_OPUS", "V_VP8", "V_VP9"), shared
+/// The Matroska CodecID of each codec (Matroska codec specs: "A_OPUS", "V_VP8", "V_VP9",
+/// "V_MPEG4/ISO/AVC" for H.264, whose frames are length-prefixed NAL units with the
+/// AVCDecoderConfigurationRecord in CodecPrivate, ISO/IEC 14496-15 §5.3), shared
 /// by the recorder's WebM writer and the player's WebM reader.
 extension MediaCodec {
     public var matroskaCodecID: String {
@@ -8,6 +10,7 @@ extension MediaCodec {
         case .opus: "A_OPUS"
         case .vp8: "V_VP8"
         case .vp9: "V_VP9"
+        case .h264: "V_MPEG4/ISO/AVC"
         }
     }
 

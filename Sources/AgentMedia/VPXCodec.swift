@@ -8,7 +8,8 @@ public enum VPXCodec: Sendable, Equatable, CaseIterable {
     case vp8
     case vp9
 
-    /// The libvpx codec for `codec`; nil for audio.
+    /// The libvpx codec for `codec`; nil for audio and for H.264, which libvpx does not do (its
+    /// callers treat nil as an unsupported codec: a decoder counts the frame as unsupported).
     public init?(_ codec: MediaCodec) {
         guard let vpx = Self.allCases.first(where: { $0.mediaCodec == codec }) else { return nil }
         self = vpx

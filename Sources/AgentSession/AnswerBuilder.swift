@@ -61,22 +61,43 @@ public enum AnswerBuilder {
             if section.direction == "recvonly" || section.direction == "inactive" {
                 return NegotiatedStream(mid: mid, kind: kind, rejection: "the offerer sends nothing here")
             }
-            let maps = section.rtpMaps
-            // The first offered format we can decode, in the offer's preference order.
-            for format in section.formats {
-                guard let payloadType = UInt8(format), let map = maps.first(where: { $0.payloadType == payloadType }),
-                    let codec = MediaCodec(encodingName: map.encodingName)
-                else { continue }
-                guard codec.kind == mediaKind else { continue }
+            let formats = offeredFormats(of: section).filter { $0.codec.kind == mediaKind }
+            // The offer's first codec we can receive, in its preference order; of that codec's
+            // formats (H.264 comes once per profile and packetization mode) the one we receive
+            // best, the first offered of equal rank.
+            for codec in formats.map(\.codec) {
+                let ranked = formats.filter { $0.codec == codec }.compactMap { format in
+                    codec.receiveRank(formatParameters: section.formatParameters(payloadType: format.map.payloadType))
+                        .map { (rank: $0, map: format.map) }
+                }
+                guard let map = ranked.min(by: { $0.rank < $1.rank })?.map else { continue }
                 // RTX (RFC 4588) is not accepted: without it Janus retransmits on the media SSRC,
                 // which is what the jitter buffer and NACK logic expect.
                 return NegotiatedStream(
-                    mid: mid, kind: kind, codec: codec, payloadType: payloadType, clockRate: map.clockRate,
+                    mid: mid, kind: kind, codec: codec, payloadType: map.payloadType, clockRate: map.clockRate,
                     channels: map.channels ?? 1, rtxPayloadType: nil, ssrcs: section.ssrcs,
                     midExtensionID: section.headerExtensions[midExtension])
             }
-            let offered = maps.map(\.encodingName).joined(separator: ", ")
-            return NegotiatedStream(mid: mid, kind: kind, rejection: "no codec we can receive (offered: \(offered))")
+            // The m= line's formats by encoding name, once each (several H.264 formats are one codec).
+            let maps = section.rtpMaps
+            var offered: [String] = []
+            for format in section.formats {
+                let name = UInt8(format).flatMap { payloadType in maps.first { $0.payloadType == payloadType } }?.encodingName ?? format
+                if !offered.contains(name) { offered.append(name) }
+            }
+            return NegotiatedStream(
+                mid: mid, kind: kind, rejection: "no codec we can receive (offered: \(offered.joined(separator: ", ")))")
+        }
+    }
+
+    /// The section's formats of codecs we know, in the offer's order, with their rtpmap.
+    private static func offeredFormats(of section: MediaDescription) -> [(codec: MediaCodec, map: RTPMap)] {
+        let maps = section.rtpMaps
+        return section.formats.compactMap { format in
+            guard let payloadType = UInt8(format), let map = maps.first(where: { $0.payloadType == payloadType }),
+                let codec = MediaCodec(encodingName: map.encodingName)
+            else { return nil }
+            return (codec, map)
         }
     }
 

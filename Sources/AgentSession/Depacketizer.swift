@@ -5,14 +5,40 @@
 /// marker for talkspurt starts instead, so an audio depacketizer says `endsFrame` itself.
 public protocol Depacketizer: Sendable {
     func fragment(of payload: UnsafeRawBufferPointer) throws(DepacketizerError) -> DepacketizedFragment
+
+    /// The bytes `payload` adds to its frame, given the ``fragment(of:)`` it was found to be
+    /// (whose range the buffer has checked against the payload). Most codecs' frames are their
+    /// payloads' bytes end to end, and the default copies `fragment.range`; H.264 rewrites them
+    /// (start codes instead of STAP-A sizes, a rebuilt header for a FU-A start).
+    func frameBytes(of payload: UnsafeRawBufferPointer, fragment: DepacketizedFragment) throws(DepacketizerError) -> [UInt8]
+
+    /// Whether a payload that starts a frame also ends the frame before it when both have the
+    /// same RTP timestamp. True (the default) for VP8 and VP9, whose start bits mark only a new
+    /// frame; false for H.264, where several payloads of one access unit (SPS, PPS, SEI, each
+    /// slice) can each look like a start, so only the marker or a new timestamp ends it.
+    var frameStartEndsPreviousFrame: Bool { get }
+}
+
+extension Depacketizer {
+    public func frameBytes(of payload: UnsafeRawBufferPointer, fragment: DepacketizedFragment) -> [UInt8] {
+        // The buffer refuses a range outside the payload before it asks; clamped all the same,
+        // so no caller can make this trap.
+        Array(UnsafeRawBufferPointer(rebasing: payload[fragment.range.clamped(to: 0..<payload.count)]))
+    }
+
+    public var frameStartEndsPreviousFrame: Bool { true }
 }
 
 /// One payload's contribution to its frame.
 public struct DepacketizedFragment: Equatable, Sendable {
-    /// Where the codec bytes lie in the payload (descriptors such as VP8's are skipped).
+    /// Where the codec bytes lie in the payload (descriptors such as VP8's are skipped); what
+    /// the frame takes from them is ``Depacketizer/frameBytes(of:fragment:)``, by default these
+    /// bytes as they are.
     public var range: Range<Int>
     public var startsFrame: Bool
-    /// Meaningful only when `startsFrame`.
+    /// The frame is a keyframe when any of its payloads says so. VP8 and VP9 say it on the
+    /// payload that starts the frame; H.264 on each payload that carries an IDR slice, which
+    /// may come after payloads of SPS, PPS or SEI.
     public var isKeyframe: Bool
     /// True when the codec knows this payload ends its frame (one-packet audio frames); video
     /// leaves it false and relies on the marker bit.

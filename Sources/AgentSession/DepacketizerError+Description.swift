@@ -5,6 +5,7 @@ extension DepacketizerError: CustomStringConvertible {
         case .emptyPayload: "the payload is empty"
         case .vp8(let error): "VP8: \(error)"
         case .vp9(let error): "VP9: \(error)"
+        case .h264(let error): "H.264: \(error)"
         case .rangeOutsidePayload: "a range outside the payload"
         }
     }

@@ -9,10 +9,12 @@ import AgentCore
 ///
 /// A frame is the packets from one that starts a frame (as the ``Depacketizer`` says) up to one
 /// that ends it: marker bit, or the codec says so, or the next packet has another timestamp or
-/// starts a new frame. Frames come out in order; a frame with a hole waits at most
-/// `maxWait` (counted from the arrival of the oldest packet held) and is then given up: the
-/// buffer skips to the next frame start and reports the loss, so the caller can ask for a
-/// keyframe. Memory is bounded by `capacity` packets; a packet that would need more forces the
+/// (unless the codec's ``Depacketizer/frameStartEndsPreviousFrame`` is false, as for H.264)
+/// starts a new frame. Its bytes are what the depacketizer makes of each payload, in order, and
+/// it is a keyframe when any of its payloads says so. Frames come out in order; a frame with a
+/// hole waits at most `maxWait` (counted from the arrival of the oldest packet held) and is then
+/// given up: the buffer skips to the next frame start (for H.264, the next one with another
+/// timestamp) and reports the loss, so the caller can ask for a keyframe. Memory is bounded by `capacity` packets; a packet that would need more forces the
 /// oldest frames out the same way. Until the first frame is out, the first packets may still be
 /// reordered (or the stream joined mid-frame), so the head can move back and a head that does
 /// not start a frame is waited on until a later frame start shows the start is really gone.
@@ -140,12 +142,14 @@ public struct JitterBuffer: Sendable {
         }
         var result = InsertResult.accepted
         var fragment = DepacketizedFragment(range: 0..<0, startsFrame: false, isKeyframe: false)
+        var bytes: [UInt8] = []
         do throws(DepacketizerError) {
             fragment = try depacketizer.fragment(of: payload)
             // A depacketizer pointing outside the payload is a bug, but it must not trap here.
             if fragment.range.lowerBound < 0 || fragment.range.upperBound > payload.count {
                 throw DepacketizerError.rangeOutsidePayload
             }
+            bytes = try depacketizer.frameBytes(of: payload, fragment: fragment)
         } catch {
             counters.malformed += 1
             result = .malformed(error)
@@ -155,7 +159,6 @@ public struct JitterBuffer: Sendable {
             makeRoom(newHead: sequence - Int64(configuration.capacity) + 1)
         }
         let unusable = result != .accepted
-        let bytes = unusable ? [] : Array(UnsafeRawBufferPointer(rebasing: payload[fragment.range]))
         slots[Self.index(sequence, count: slots.count)] = Slot(
             sequence: sequence, timestamp: timestamp, marker: marker, fragment: fragment, bytes: bytes, arrival: arrival,
             unusable: unusable)
@@ -221,7 +224,8 @@ public struct JitterBuffer: Sendable {
         while let current = slot(sequence) {
             if current.endsFrame { return sequence }
             guard let next = slot(sequence + 1) else { return nil }
-            if next.timestamp != current.timestamp || next.fragment.startsFrame { return sequence }
+            if next.timestamp != current.timestamp { return sequence }
+            if next.fragment.startsFrame, depacketizer.frameStartEndsPreviousFrame { return sequence }
             sequence += 1
         }
         return nil
@@ -245,18 +249,20 @@ public struct JitterBuffer: Sendable {
             started = true
             var bytes: [UInt8] = []
             var completedAt = first.arrival
+            var isKeyframe = false
             for sequence in start...end {
                 guard let packet = remove(sequence) else { continue }
                 bytes.append(contentsOf: packet.bytes)
                 completedAt = max(completedAt, packet.arrival)
+                isKeyframe = isKeyframe || packet.fragment.isKeyframe
             }
             head = end + 1
             counters.frames += 1
-            if first.fragment.isKeyframe { counters.keyframes += 1 }
+            if isKeyframe { counters.keyframes += 1 }
             outputs.append(
                 .frame(
                     MediaFrame(
-                        bytes: bytes, rtpTimestamp: first.timestamp, isKeyframe: first.fragment.isKeyframe,
+                        bytes: bytes, rtpTimestamp: first.timestamp, isKeyframe: isKeyframe,
                         firstSequence: start, lastSequence: end, completedAt: completedAt)))
         }
     }
@@ -277,11 +283,16 @@ public struct JitterBuffer: Sendable {
     }
 
     /// Skips the frame at the head (and any hole before the next frame start), counting what
-    /// never arrived as lost and what did as discarded.
+    /// never arrived as lost and what did as discarded. When a start does not end a frame
+    /// (H.264), a start with the given-up frame's own timestamp is a later part of that frame
+    /// (its SPS after an AUD, its next slice), not the next frame, and is skipped too.
     private mutating func giveUpHeadFrame(into outputs: inout [Output]) {
         guard let start = head, let highest, start <= highest else { return }
+        let ownTimestamp = depacketizer.frameStartEndsPreviousFrame ? nil : slot(start)?.timestamp
         var next = slot(start) == nil ? start : start + 1
-        while next <= highest, !(slot(next)?.fragment.startsFrame ?? false) { next += 1 }
+        while next <= highest, !(slot(next).map { $0.fragment.startsFrame && $0.timestamp != ownTimestamp } ?? false) {
+            next += 1
+        }
         var missing = 0
         var discarded = 0
         for sequence in start..<next {

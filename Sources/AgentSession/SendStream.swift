@@ -7,7 +7,8 @@ import AgentWire
 ///
 /// - ``packetize(_:rtpTimestamp:isKeyframe:capturedAt:)`` turns one encoded frame into RTP
 ///   packets: Opus as one packet per frame (RFC 7587 §4.2), VP8 through ``VP8Packetizer``
-///   (RFC 7741) with the marker on the frame's last packet. Sequence numbers start at a random
+///   (RFC 7741) and H.264 access units in Annex B form through ``H264Packetizer`` (RFC 6184),
+///   video with the marker on the frame's last packet. Sequence numbers start at a random
 ///   value (RFC 3550 §5.1) and so does the RTP timestamp offset; the MID header extension
 ///   (RFC 8843 §15.2) is added when configured. Every packet is kept in a ``SendHistory``.
 /// - ``handleRTCP(_:now:)`` answers Generic NACK (RFC 4585 §6.2.1) with the stored packets,
@@ -89,6 +90,7 @@ public struct SendStream: Sendable {
     public private(set) var clockAnchor: RTPClockAnchor?
     private var history: SendHistory
     private var vp8Packetizer: VP8Packetizer
+    private let h264Packetizer: H264Packetizer
     private var keyframeGate: KeyframeRequestGate
     private var extensions: [RTPHeader.ExtensionElement]
     private let headerLength: Int
@@ -123,6 +125,7 @@ public struct SendStream: Sendable {
         vp8Packetizer = VP8Packetizer(
             maxPayloadSize: configuration.maxPacketSize - headerLength,
             initialPictureID: configuration.initialPictureID ?? UInt16.random(in: 0...0x7FFF))
+        h264Packetizer = H264Packetizer(maxPayloadSize: configuration.maxPacketSize - headerLength)
         keyframeGate = KeyframeRequestGate(minimumInterval: configuration.keyframeRequestInterval)
     }
 
@@ -142,14 +145,15 @@ public struct SendStream: Sendable {
         switch configuration.codec {
         case .opus: payloads = [frame]
         case .vp8: payloads = vp8Packetizer.packetize(frame)
+        case .h264: payloads = h264Packetizer.packetize(frame)
         case .vp9: payloads = []  // refused in init
         }
         var packets: [[UInt8]] = []
         packets.reserveCapacity(payloads.count)
         for (index, payload) in payloads.enumerated() {
             // Opus: the marker flags a talkspurt's start (RFC 7587 §4.1); we send no DTX gaps, so
-            // it stays clear. VP8: it ends the frame (RFC 7741 §4.1).
-            let marker = configuration.codec == .vp8 && index == payloads.count - 1
+            // it stays clear. Video: it ends the frame (RFC 7741 §4.1, RFC 6184 §5.1).
+            let marker = configuration.codec.kind == .video && index == payloads.count - 1
             guard let packet = makePacket(payload: payload, marker: marker, timestamp: wireTimestamp) else { continue }
             history.store(packet, sequenceNumber: nextSequenceNumber, sentAt: capturedAt)
             nextSequenceNumber &+= 1

@@ -35,9 +35,9 @@ public struct AVCDecoderConfigurationRecord: Equatable, Sendable {
         for pps in pictureParameterSets {
             guard let header = pps.first else { throw .truncated(offset: 0, needed: 8, available: 0) }
             guard header & 0x80 == 0 else { throw .forbiddenBitSet(header: header) }
-            let type = H264AnnexB.nalUnitType(ofHeader: header)
-            guard type == H264AccessUnit.pictureParameterSetType else {
-                throw .unexpectedNALUnitType(expected: H264AccessUnit.pictureParameterSetType, got: type)
+            let type = H264NALUnitType.bits(of: header)
+            guard type == H264NALUnitType.pictureParameterSet.rawValue else {
+                throw .unexpectedNALUnitType(expected: H264NALUnitType.pictureParameterSet.rawValue, got: type)
             }
             guard pps.count <= Int(UInt16.max) else { throw .parameterSetTooLarge(bytes: pps.count) }
         }

@@ -21,15 +21,10 @@ public struct H264AccessUnit: Sendable {
     /// Where each NAL unit lies in ``annexB``.
     public let nalUnitRanges: [Range<Int>]
 
-    /// Table 7-1 types this type looks for.
-    static let idrSliceType: UInt8 = 5
-    static let sequenceParameterSetType: UInt8 = 7
-    static let pictureParameterSetType: UInt8 = 8
-    static let accessUnitDelimiterType: UInt8 = 9
 
     public init(annexB: [UInt8]) throws(H264Error) {
         guard annexB.count <= Self.maxBytes else { throw .accessUnitTooLarge(bytes: annexB.count) }
-        let ranges = H264AnnexB.nalUnitRanges(in: annexB)
+        let ranges = AnnexBScanner.nalUnits(in: annexB)
         guard !ranges.isEmpty else { throw .noNALUnits }
         for range in ranges where annexB[range.lowerBound] & 0x80 != 0 {
             throw .forbiddenBitSet(header: annexB[range.lowerBound])
@@ -40,22 +35,22 @@ public struct H264AccessUnit: Sendable {
 
     public var nalUnits: [ArraySlice<UInt8>] { nalUnitRanges.map { annexB[$0] } }
 
-    private func type(of range: Range<Int>) -> UInt8 {
-        H264AnnexB.nalUnitType(ofHeader: annexB[range.lowerBound])
+    private func type(of range: Range<Int>) -> H264NALUnitType? {
+        H264NALUnitType(header: annexB[range.lowerBound])
     }
 
     /// Whether the access unit holds an IDR picture (§3.69): decoding can start at it, so it
     /// is a keyframe to a container.
-    public var isIDR: Bool { nalUnitRanges.contains { type(of: $0) == Self.idrSliceType } }
+    public var isIDR: Bool { nalUnitRanges.contains { type(of: $0) == .idrSlice } }
 
     /// The first SPS in the access unit, if any.
     public var sequenceParameterSet: ArraySlice<UInt8>? {
-        nalUnitRanges.first { type(of: $0) == Self.sequenceParameterSetType }.map { annexB[$0] }
+        nalUnitRanges.first { type(of: $0) == .sequenceParameterSet }.map { annexB[$0] }
     }
 
     /// The PPSs in the access unit, in order.
     public var pictureParameterSets: [ArraySlice<UInt8>] {
-        nalUnitRanges.filter { type(of: $0) == Self.pictureParameterSetType }.map { annexB[$0] }
+        nalUnitRanges.filter { type(of: $0) == .pictureParameterSet }.map { annexB[$0] }
     }
 
     /// The configuration record of this access unit's own SPS and PPSs, or nil when it does
@@ -79,7 +74,7 @@ public struct H264AccessUnit: Sendable {
         var out: [UInt8] = []
         out.reserveCapacity(annexB.count + inserted.reduce(0) { $0 + $1.count + 4 } + 4 * nalUnitRanges.count)
         var ranges = nalUnitRanges[...]
-        if let first = ranges.first, type(of: first) == Self.accessUnitDelimiterType {
+        if let first = ranges.first, type(of: first) == .accessUnitDelimiter {
             Self.appendLengthPrefixed(annexB[first], to: &out)
             ranges = ranges.dropFirst()
         }

@@ -59,7 +59,9 @@ public struct H264SequenceParameterSet: Equatable, Sendable {
     public init(nalUnit: some Collection<UInt8>) throws(H264Error) {
         guard let header = nalUnit.first else { throw .truncated(offset: 0, needed: 8, available: 0) }
         guard header & 0x80 == 0 else { throw .forbiddenBitSet(header: header) }
-        guard header & 0x1F == 7 else { throw .unexpectedNALUnitType(expected: 7, got: header & 0x1F) }
+        guard H264NALUnitType(header: header) == .sequenceParameterSet else {
+            throw .unexpectedNALUnitType(expected: H264NALUnitType.sequenceParameterSet.rawValue, got: H264NALUnitType.bits(of: header))
+        }
         var reader = H264BitReader(nalUnitPayload: nalUnit.dropFirst())
         try self.init(reading: &reader)
     }

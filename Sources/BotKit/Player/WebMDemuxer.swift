@@ -33,12 +33,15 @@ final class WebMDemuxer {
 
     /// The first track of `type` in the file, which must use a codec of its kind that we can
     /// send (Opus, VP8: ``MediaCodec/canPacketize``); nil when there is none.
+    ///
+    /// H.264 is not played from WebM yet: its blocks hold length-prefixed NAL units with SPS and
+    /// PPS in CodecPrivate (ISO/IEC 14496-15), and ``SendStream`` takes Annex B access units.
     private static func pick(_ type: WebMTrackInfo.TrackType,
                              from tracks: [WebMTrackInfo]) throws(WebMReaderError) -> WebMTrackInfo? {
         let candidates = tracks.filter { $0.type == type }
         guard let first = candidates.first else { return nil }
         guard let playable = candidates.first(where: { track in
-            track.codec.map { $0.kind == type.kind && $0.canPacketize } ?? false
+            track.codec.map { $0.kind == type.kind && $0.canPacketize && $0 != .h264 } ?? false
         }) else { throw .unsupportedCodec(first.codecID) }
         return playable
     }

@@ -39,15 +39,11 @@ public struct WebMTrack: Equatable, Sendable {
         WebMTrack(number: number, codec: codec, kind: .video(width: width, height: height))
     }
 
-    /// The Matroska CodecID of H.264 in the ISO/IEC 14496-15 form (Matroska codec mappings,
-    /// "V_MPEG4/ISO/AVC"): samples are NAL units with 4-byte lengths, CodecPrivate is the
-    /// AVCDecoderConfigurationRecord.
-    public static let avcCodecID = "V_MPEG4/ISO/AVC"
-
-    /// An H.264 track: its size is the SPS's display size, its CodecPrivate the record.
+    /// An H.264 track (``MediaCodec/matroskaCodecID``, the ISO/IEC 14496-15 form: samples are NAL
+    /// units with 4-byte lengths): its size is the SPS's display size, its CodecPrivate the record.
     public static func avc(number: UInt8, configuration: AVCDecoderConfigurationRecord) -> WebMTrack {
         let sps = configuration.parsedSequenceParameterSet
-        return WebMTrack(number: number, codecID: avcCodecID, kind: .video(width: sps.width, height: sps.height),
+        return WebMTrack(number: number, codecID: MediaCodec.h264.matroskaCodecID, kind: .video(width: sps.width, height: sps.height),
                          codecPrivate: configuration.bytes)
     }
 

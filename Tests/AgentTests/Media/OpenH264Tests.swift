@@ -10,17 +10,7 @@ import Testing
 @Suite(.offThePool) struct OpenH264Tests {
     /// The NAL unit types of an Annex-B access unit, in order (4- and 3-byte start codes).
     static func nalTypes(_ bytes: [UInt8]) -> [Int] {
-        var types: [Int] = []
-        var index = 0
-        while index + 3 < bytes.count {
-            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                types.append(Int(bytes[index + 3] & 0x1F))
-                index += 3
-            } else {
-                index += 1
-            }
-        }
-        return types
+        AnnexBScanner.nalUnits(in: bytes).map { Int(H264NALUnitType.bits(of: bytes[$0.lowerBound])) }
     }
 
     @Test func encodedFramesDecodeToTheirPicturesWithIDRsFirstAndOnRequest() async throws {

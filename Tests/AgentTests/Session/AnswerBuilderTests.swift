@@ -48,7 +48,7 @@ import Testing
             m=video 9 UDP/TLS/RTP/SAVPF 102\r
             a=mid:v\r
             a=sendonly\r
-            a=rtpmap:102 H264/90000\r
+            a=rtpmap:102 H265/90000\r
             m=audio 9 UDP/TLS/RTP/SAVPF 0\r
             a=mid:a\r
             a=sendonly\r
@@ -62,7 +62,7 @@ import Testing
             """
         let (answer, streams) = try AnswerBuilder.answer(to: SessionDescription.parse(text), local: Self.local())
         #expect(streams.map(\.isAccepted) == [false, false, true])
-        #expect(streams[0].rejection?.contains("H264") == true)
+        #expect(streams[0].rejection?.contains("H265") == true)
         #expect(streams[2].codec == .vp9)  // the offerer's first choice we can decode
         #expect(answer.media.map(\.port) == [0, 0, 9])
         #expect(answer.media.map(\.mid) == ["v", "a", "v2"])
@@ -77,5 +77,91 @@ import Testing
         #expect(throws: AnswerBuilder.Error.unusableOffer("no media sections")) {
             try AnswerBuilder.answer(to: SessionDescription.parse(empty), local: Self.local())
         }
+    }
+
+    /// The H.264 formats of a Chromium offer's video section (rtcp-fb and RTX fmtp lines as
+    /// Chromium writes them), one per profile and packetization mode.
+    static let chromiumH264Formats = """
+        a=rtpmap:102 H264/90000\r
+        a=rtcp-fb:102 goog-remb\r
+        a=rtcp-fb:102 transport-cc\r
+        a=rtcp-fb:102 ccm fir\r
+        a=rtcp-fb:102 nack\r
+        a=rtcp-fb:102 nack pli\r
+        a=fmtp:102 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42001f\r
+        a=rtpmap:103 rtx/90000\r
+        a=fmtp:103 apt=102\r
+        a=rtpmap:104 H264/90000\r
+        a=rtcp-fb:104 nack\r
+        a=fmtp:104 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42001f\r
+        a=rtpmap:105 rtx/90000\r
+        a=fmtp:105 apt=104\r
+        a=rtpmap:106 H264/90000\r
+        a=fmtp:106 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f\r
+        a=rtpmap:108 H264/90000\r
+        a=fmtp:108 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f\r
+        a=rtpmap:127 H264/90000\r
+        a=fmtp:127 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=4d001f\r
+        a=rtpmap:39 H264/90000\r
+        a=fmtp:39 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=4d001f\r
+        a=rtpmap:112 H264/90000\r
+        a=fmtp:112 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=64001f\r
+        a=rtpmap:96 VP8/90000\r
+        a=rtpmap:120 H264/90000\r
+        a=fmtp:120 packetization-mode=2;profile-level-id=42e01f\r
+
+        """
+
+    static func videoOffer(formats: String, extra: String = "") throws -> SessionDescription {
+        try SessionDescription.parse("""
+            v=0\r
+            o=- 1 1 IN IP4 10.77.0.2\r
+            s=-\r
+            t=0 0\r
+            m=video 9 UDP/TLS/RTP/SAVPF \(formats)\r
+            a=mid:v\r
+            a=sendonly\r
+
+            """ + chromiumH264Formats + extra)
+    }
+
+    /// RFC 6184 §8.2.1: of several H.264 formats, one with packetization-mode 1; its fmtp goes
+    /// back in the answer as offered.
+    @Test(arguments: [
+        ("104 105 102 103 106 108", 102),  // mode 0 listed first: the first mode 1 wins
+        ("108 39 106 127", 106),
+        ("112 104", 112),  // High profile: we record, we do not decode
+        ("104 108 39", 104),  // mode 0 only: the first of them
+        ("120 104", 104),  // mode 2 is never taken
+        ("102 96", 102),
+        ("96 102", 96),  // the offer's first codec still wins
+    ] as [(String, UInt8)])
+    func anH264OfferGetsItsPacketizationMode1Format(formats: String, chosen: UInt8) throws {
+        let offer = try Self.videoOffer(formats: formats)
+        let (answer, streams) = try AnswerBuilder.answer(to: offer, local: Self.local())
+        #expect(streams[0].payloadType == chosen)
+        #expect(answer.media[0].formats == [String(chosen)])
+        let reparsed = try SessionDescription.parse(answer.text)
+        #expect(reparsed.media[0].formatParameters(payloadType: chosen) == offer.media[0].formatParameters(payloadType: chosen))
+        if streams[0].codec == .h264 {
+            #expect(reparsed.media[0].rtpMaps == [RTPMap(payloadType: chosen, encodingName: "H264", clockRate: 90_000)])
+            #expect(reparsed.media[0].attributes(named: "rtcp-fb").contains("\(chosen) nack pli"))
+        }
+    }
+
+    @Test func anH264OfferOfTheInterleavedModeOnlyIsRejected() throws {
+        let (_, streams) = try AnswerBuilder.answer(
+            to: Self.videoOffer(formats: "120", extra: "m=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:a\r\na=sendonly\r\na=rtpmap:111 opus/48000/2\r\n"),
+            local: Self.local())
+        #expect(streams.map(\.isAccepted) == [false, true])
+        #expect(streams[0].rejection == "no codec we can receive (offered: H264)")
+    }
+
+    /// No fmtp means packetization-mode 0 (RFC 6184 §8.1), which we take.
+    @Test func h264WithoutParametersIsMode0AndAccepted() {
+        #expect(MediaCodec.h264.receiveRank(formatParameters: nil) == 1)
+        #expect(MediaCodec.h264.receiveRank(formatParameters: "profile-level-id=42e01f; packetization-mode=1") == 0)
+        #expect(MediaCodec.h264.receiveRank(formatParameters: "PACKETIZATION-MODE=2") == nil)
+        #expect(MediaCodec.vp8.receiveRank(formatParameters: nil) == 0)
     }
 }

@@ -140,6 +140,40 @@ import Testing
         #expect(receiver.statistics.lost == 0)
     }
 
+    /// H.264 access units in Annex B (a keyframe with SPS, PPS and a slice too large for one
+    /// packet, then two-slice P frames) go out in STAP-A, FU-A and single NAL unit packets of at
+    /// most 1200 bytes, the marker on each access unit's last, and a receive stream gives them back.
+    @Test func h264AccessUnitsComeBackWholeFromAReceiveStream() throws {
+        var sender = try SendStream(
+            configuration: .init(
+                codec: .h264, ssrc: Self.videoSSRC, payloadType: 102, cname: "agentd-test", midExtension: (1, "1"),
+                initialSequenceNumber: 65533, timestampOffset: 0))
+        var receiver = ReceiveStream(
+            configuration: .init(kind: .video, clockRate: 90_000, localSSRC: Self.subscriber, remoteSSRC: Self.videoSSRC),
+            depacketizer: H264DepacketizerAdapter())
+        let largeSlice = Array(H264TestStream.idrSlice0.prefix(4)) + (0..<3000).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) }
+        let accessUnits = [
+            H264TestStream.annexB([H264TestStream.sps, H264TestStream.pps, largeSlice]),
+            H264TestStream.annexB([H264TestStream.pSlice0, H264TestStream.pSlice1]),
+            H264TestStream.annexB([H264TestStream.nextPSlice0, H264TestStream.nextPSlice1]),
+        ]
+        var received: [MediaFrame] = []
+        var markers: [Bool] = []
+        for (index, accessUnit) in accessUnits.enumerated() {
+            let at = MediaInstant.ms(Int64(index) * 33)
+            for packet in sender.packetize(accessUnit, rtpTimestamp: Int64(index) * 3000, isKeyframe: index == 0, capturedAt: at) {
+                #expect(packet.count <= 1200)
+                markers.append(try Self.header(packet).marker)
+                received += try receiver.receive(packet, arrival: at)
+            }
+        }
+        // STAP-A(SPS, PPS), three FU-As of the slice; one STAP-A per P frame.
+        #expect(markers == [false, false, false, true, true, true])
+        #expect(received.map(\.bytes) == accessUnits)
+        #expect(received.map(\.isKeyframe) == [true, false, false])
+        #expect(receiver.statistics.lost == 0)
+    }
+
     @Test func opusFramesComeBackWholeFromAReceiveStream() throws {
         var sender = try Self.audio(sequence: 65535, mid: (1, "0"))
         var receiver = ReceiveStream(

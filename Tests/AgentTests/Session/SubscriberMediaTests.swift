@@ -51,9 +51,9 @@ import Testing
                 TrackOffer(mid: "3", kind: .audio, codec: .opus, payloadType: 112, ssrc: 0x13),
             ]
             var offer = try SessionDescription.parse(try await loopback.publisher.offer(tracks: tracks, dataChannelLabel: nil).text)
-            // mid 1 offers H.264 only; mid 2 is a section the sender emptied.
+            // mid 1 offers H.265 only; mid 2 is a section the sender emptied.
             offer.media[1].attributes = offer.media[1].attributes.map { attribute in
-                attribute.name == "rtpmap" ? SDPAttribute("rtpmap", "96 H264/90000") : attribute
+                attribute.name == "rtpmap" ? SDPAttribute("rtpmap", "96 H265/90000") : attribute
             }
             offer.media[2].attributes = offer.media[2].attributes.map { $0.name == "sendonly" ? SDPAttribute("inactive") : $0 }
             let answer = try await loopback.subscriber.answer(
@@ -64,7 +64,7 @@ import Testing
             #expect(!answer.routes.contains { $0.mid == "3" }, "no feed")
             #expect(answer.warnings.count == 1)
             #expect(answer.warnings.first?.hasPrefix("mid 1: ") == true)
-            #expect(answer.warnings.first?.contains("H264") == true)
+            #expect(answer.warnings.first?.contains("H265") == true)
         }
     }
 

@@ -35,9 +35,9 @@ struct MatroskaH264Tests {
     static func accessUnits(of stream: [UInt8]) -> [[UInt8]] {
         var units: [[UInt8]] = []
         var current: [UInt8] = []
-        for range in H264AnnexB.nalUnitRanges(in: stream) {
-            current += H264AnnexB.startCode + stream[range]
-            if (1...5).contains(H264AnnexB.nalUnitType(ofHeader: stream[range.lowerBound])) {
+        for range in AnnexBScanner.nalUnits(in: stream) {
+            current += AnnexBScanner.startCode + stream[range]
+            if (1...5).contains(H264NALUnitType.bits(of: stream[range.lowerBound])) {
                 units.append(current)
                 current = []
             }
@@ -119,8 +119,8 @@ struct MatroskaH264Tests {
     static func parameterSetsOnce(_ accessUnits: [[UInt8]]) -> [[UInt8]] {
         accessUnits.enumerated().map { index, unit in
             guard index > 0 else { return unit }
-            return H264AnnexB.nalUnits(in: unit).filter { ![7, 8].contains(H264AnnexB.nalUnitType(ofHeader: $0.first ?? 0)) }
-                .flatMap { H264AnnexB.startCode + $0 }
+            return AnnexBScanner.nalUnitBytes(in: unit).filter { ![7, 8].contains(H264NALUnitType.bits(of: $0.first ?? 0)) }
+                .flatMap { AnnexBScanner.startCode + $0 }
         }
     }
 
@@ -131,7 +131,7 @@ struct MatroskaH264Tests {
         let extract = try await runTool("/usr/bin/mkvextract", [path, "tracks", "\(id):\(out)"], includeStderr: true)
         try #require(extract.status == 0, "\(extract.output)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
-        return H264AnnexB.nalUnitRanges(in: bytes).map { H264AnnexB.nalUnitType(ofHeader: bytes[$0.lowerBound]) }
+        return AnnexBScanner.nalUnits(in: bytes).map { H264NALUnitType.bits(of: bytes[$0.lowerBound]) }
     }
 
     /// An IDR that came without SPS and PPS gets the record's in front, so each keyframe

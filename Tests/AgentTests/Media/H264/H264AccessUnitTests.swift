@@ -52,7 +52,7 @@ import Testing
         #expect(throws: H264Error.noNALUnits) { try H264AccessUnit(annexB: [0x41, 0x9A]) }
         #expect(throws: H264Error.noNALUnits) { try H264AccessUnit(annexB: [0x00, 0x00, 0x01, 0x00, 0x00]) }
         #expect(throws: H264Error.forbiddenBitSet(header: 0xC1)) { try H264AccessUnit(annexB: H264Fixtures.annexB(Self.slice, [0xC1, 0x01])) }
-        let huge = H264AnnexB.startCode + [UInt8](repeating: 0x41, count: H264AccessUnit.maxBytes)
+        let huge = AnnexBScanner.startCode + [UInt8](repeating: 0x41, count: H264AccessUnit.maxBytes)
         #expect(throws: H264Error.accessUnitTooLarge(bytes: huge.count)) { try H264AccessUnit(annexB: huge) }
     }
 

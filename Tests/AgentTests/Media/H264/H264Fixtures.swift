@@ -14,7 +14,7 @@
 enum H264Fixtures {
     /// NAL units in Annex B form, each after a 4-byte start code.
     static func annexB(_ units: [UInt8]...) -> [UInt8] {
-        units.flatMap { H264AnnexB.startCode + $0 }
+        units.flatMap { AnnexBScanner.startCode + $0 }
     }
 
     /// NAL units as a sample: each after its length, 4 bytes big-endian (all are short here).

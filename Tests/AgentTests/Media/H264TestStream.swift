@@ -1,0 +1,62 @@
+/// Real H.264 bytes for the RTP tests: three frames of a flat 32x32 picture that x264 0.164.3095
+/// (Debian 12) encoded as Constrained Baseline with two slices per picture, SEI removed:
+///
+///     ffmpeg -f lavfi -i color=c=0x3366cc:size=32x32:rate=10 -frames:v 3 -pix_fmt yuv420p \
+///       -c:v libx264 -profile:v baseline -preset ultrafast -x264-params keyint=30:slices=2 \
+///       -bsf:v filter_units=remove_types=6 -f h264 c2.h264
+///
+/// and the RTP payloads libavformat 5.1.9 made of that file with `-f rtp -pkt_size 28`
+/// (16-byte payloads: SPS and slices in FU-A, P frames in STAP-A).
+enum H264TestStream {
+    /// Sequence parameter set: `67` (NRI 3, type 7), profile_idc 66, constraint flags c0, level 10.
+    static let sps: [UInt8] = [
+        0x67, 0x42, 0xC0, 0x0A, 0xDA, 0x25, 0xB0, 0x11, 0x00, 0x00, 0x03, 0x00, 0x01, 0x00, 0x00, 0x03, 0x00, 0x14,
+        0x0F, 0x12, 0x26, 0xA0,
+    ]
+    /// Picture parameter set: `68` (NRI 3, type 8).
+    static let pps: [UInt8] = [0x68, 0xCE, 0x0F, 0xC8]
+    /// The IDR picture's first slice: `65` (NRI 3, type 5), then `88`: its first bit 1 is
+    /// first_mb_in_slice = 0.
+    static let idrSlice0: [UInt8] = [
+        0x65, 0x88, 0x84, 0x3A, 0x11, 0x8A, 0x00, 0x02, 0x0D, 0x31, 0xC0, 0x00, 0x41, 0x7A, 0x38, 0x00, 0x08, 0x14,
+        0xC9, 0xE0,
+    ]
+    /// Its second slice: `62` starts with bit 0, so first_mb_in_slice is not 0.
+    static let idrSlice1: [UInt8] = [
+        0x65, 0x62, 0x21, 0x0E, 0x84, 0x62, 0x80, 0x00, 0x83, 0x4C, 0x70, 0x00, 0x10, 0x5E, 0x8E, 0x00, 0x02, 0x05,
+        0x32, 0x78,
+    ]
+    /// The second picture (P): `41` (NRI 2, type 1); `9a` opens the picture, `66` does not.
+    static let pSlice0: [UInt8] = [0x41, 0x9A, 0x20, 0x32, 0x9C]
+    static let pSlice1: [UInt8] = [0x41, 0x66, 0x88, 0x0C, 0xA7]
+    /// The third picture.
+    static let nextPSlice0: [UInt8] = [0x41, 0x9A, 0x40, 0x36, 0x9C]
+    static let nextPSlice1: [UInt8] = [0x41, 0x66, 0x90, 0x0D, 0xA7]
+
+    /// `nalUnits` in Annex B form with four-byte start codes, as the depacketizer writes them.
+    static func annexB(_ nalUnits: [[UInt8]]) -> [UInt8] {
+        nalUnits.flatMap { [0, 0, 0, 1] + $0 }
+    }
+
+    /// The first access unit, as libavformat sent it: (payload, marker).
+    static let ffmpegKeyframePayloads: [([UInt8], Bool)] = [
+        // FU-A of the SPS: indicator 7c (NRI 3, type 28), header 87 (S, type 7).
+        ([0x7C, 0x87, 0x42, 0xC0, 0x0A, 0xDA, 0x25, 0xB0, 0x11, 0x00, 0x00, 0x03, 0x00, 0x01, 0x00, 0x00], false),
+        // header 47 (E, type 7).
+        ([0x7C, 0x47, 0x03, 0x00, 0x14, 0x0F, 0x12, 0x26, 0xA0], false),
+        // The PPS as a single NAL unit packet.
+        ([0x68, 0xCE, 0x0F, 0xC8], false),
+        // The first IDR slice: header 85 (S, type 5), then 45 (E, type 5).
+        ([0x7C, 0x85, 0x88, 0x84, 0x3A, 0x11, 0x8A, 0x00, 0x02, 0x0D, 0x31, 0xC0, 0x00, 0x41, 0x7A, 0x38], false),
+        ([0x7C, 0x45, 0x00, 0x08, 0x14, 0xC9, 0xE0], false),
+        // The second IDR slice; the marker ends the access unit.
+        ([0x7C, 0x85, 0x62, 0x21, 0x0E, 0x84, 0x62, 0x80, 0x00, 0x83, 0x4C, 0x70, 0x00, 0x10, 0x5E, 0x8E], false),
+        ([0x7C, 0x45, 0x00, 0x02, 0x05, 0x32, 0x78], true),
+    ]
+
+    /// The second access unit: one STAP-A (header 18: NRI 0, type 24) of both P slices, each
+    /// after its 16-bit size.
+    static let ffmpegPFramePayload: [UInt8] = [
+        0x18, 0x00, 0x05, 0x41, 0x9A, 0x20, 0x32, 0x9C, 0x00, 0x05, 0x41, 0x66, 0x88, 0x0C, 0xA7,
+    ]
+}
