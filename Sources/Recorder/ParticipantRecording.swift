@@ -75,7 +75,7 @@ final class ParticipantRecording {
         self.formats = formats
         self.reportError = reportError
         decodeAudio = formats.contains(.wav) || formats.contains(.mix)
-        webm = formats.contains(.webm) ? ParticipantWebM(directory: directory, fileName: "\(name).webm") : nil
+        webm = formats.contains(.webm) ? ParticipantWebM(directory: directory, baseName: name) : nil
         if formats.contains(.wav) {
             do {
                 wav = try TimelineWAVWriter(path: directory.filePath("\(name).wav"))
@@ -254,7 +254,7 @@ final class ParticipantRecording {
     /// Paths of the files that exist, for byte counts.
     var filePaths: [String] {
         var names: [String] = []
-        if webm?.exists == true { names.append("\(name).webm") }
+        if let webm, webm.exists { names.append(webm.fileName) }
         if wav != nil { names.append("\(name).wav") }
         if ogg != nil { names.append("\(name).opus") }
         return names

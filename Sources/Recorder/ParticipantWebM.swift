@@ -1,6 +1,7 @@
 import Agent
 
-/// Muxes one participant's Opus and VP8/VP9 frames into `<name>.webm`.
+/// Muxes one participant's Opus and VP8/VP9 frames into `<name>.webm`, or with H.264 video into
+/// `<name>.mkv` (Matroska: H.264 is not in the WebM subset).
 ///
 /// A WebM track needs the video size before the first block, and the size is only known from a
 /// keyframe. So while a video track is announced but no keyframe has come, audio is held (up to
@@ -21,6 +22,12 @@ import Agent
 /// A keyframe with a new size stays in the same file: VP8 and VP9 keyframes carry their size in
 /// band and decoders (ffmpeg, browsers) follow it. The change is listed in ``resolutionChanges``.
 ///
+/// **H.264** access units come in Annex B form (``H264DepacketizerAdapter``) and are written as
+/// length-prefixed samples (``H264SampleConverter``), which keeps the stream's latest SPS and
+/// PPS and puts them in front of an IDR that came without: every keyframe decodes on its own.
+/// The track's size and CodecPrivate (the AVCDecoderConfigurationRecord) come from the sets of
+/// the first IDR; new sets later (a size change) travel in band, as VP8's sizes do.
+///
 /// **Across a reconnect** the file goes on: block times jump over the gap (each track's times
 /// come from the frames' wall times again, see ``ParticipantRecording``), and after
 /// ``resumeAfterGap()`` video waits for a keyframe, as the frames before it reference pictures
@@ -36,10 +43,13 @@ final class ParticipantWebM {
         var ms: Int64
         /// The codec of a video frame, when known: one in another codec than the track is dropped.
         var codec: MediaCodec? = nil
+        /// The size a video keyframe declares (set by ``add(_:)``).
+        var keyframeSize: (width: Int, height: Int)? = nil
     }
 
-    let path: String
-    let fileName: String
+    /// The file's name without its extension, which the container picks (``MatroskaDocType``).
+    let baseName: String
+    private let directory: RecordingDirectory
     let holdLimitMs: Int64
     let reorderWindowMs: Int64
 
@@ -70,13 +80,28 @@ final class ParticipantWebM {
     /// Frames that came later than the reorder window and were moved up to keep time order.
     private(set) var framesClamped: Int64 = 0
     private(set) var durationMs: Int64 = 0
+    /// H.264 access units to samples, with the stream's latest parameter sets.
+    private var h264 = H264SampleConverter()
+    /// The parameter sets of the first H.264 keyframe: the track's CodecPrivate.
+    private var avcConfiguration: AVCDecoderConfigurationRecord?
+    /// Set when the file is created: webm, or matroska for H.264.
+    private(set) var docType: MatroskaDocType?
 
-    init(directory: RecordingDirectory, fileName: String, holdLimitMs: Int64 = 2000, reorderWindowMs: Int64 = 100) {
-        self.fileName = fileName
-        path = directory.filePath(fileName)
+    init(directory: RecordingDirectory, baseName: String, holdLimitMs: Int64 = 2000, reorderWindowMs: Int64 = 100) {
+        self.baseName = baseName
+        self.directory = directory
         self.holdLimitMs = holdLimitMs
         self.reorderWindowMs = reorderWindowMs
     }
+
+    /// `<name>.webm`, or `<name>.mkv` for a file with H.264 video (before the file exists, the
+    /// name it will get with the video announced so far).
+    var fileName: String {
+        let type = docType ?? (videoCodec == .h264 ? .matroska : .webm)
+        return "\(baseName).\(type.fileExtension)"
+    }
+
+    var path: String { directory.filePath(fileName) }
 
     /// Whether the file was created.
     var exists: Bool { startMs != nil }
@@ -100,6 +125,10 @@ final class ParticipantWebM {
 
     func add(_ frame: Frame) {
         guard !closed, error == nil else { return }
+        guard let frame = prepared(frame) else {
+            videoFramesDropped += 1
+            return
+        }
         if writer == nil {
             guard admitBeforeFile(frame) else { return }
         } else {
@@ -117,6 +146,26 @@ final class ParticipantWebM {
             insert(frame)
         }
         flush(upTo: newestMs - reorderWindowMs)
+    }
+
+    /// A video frame as the file takes it, with its keyframe's size: H.264 as a length-prefixed
+    /// sample (every H.264 frame goes through the converter, those dropped before the first
+    /// keyframe too, so parameter sets sent early are kept). Nil for an access unit that cannot
+    /// be read.
+    private func prepared(_ frame: Frame) -> Frame? {
+        guard frame.kind == .video else { return frame }
+        var frame = frame
+        switch frame.codec ?? videoCodec {
+        case .h264:
+            guard let sample = try? h264.convert(frame.bytes) else { return nil }
+            frame.bytes = sample.bytes
+            if frame.isKeyframe, let sps = h264.parameterSets?.parsedSequenceParameterSet {
+                frame.keyframeSize = (sps.width, sps.height)
+            }
+        case let codec:
+            if frame.isKeyframe { frame.keyframeSize = Self.size(of: frame.bytes, codec: codec) }
+        }
+        return frame
     }
 
     /// Video was lined up with audio: frames still held move by `shift` ms (later frames come
@@ -139,11 +188,14 @@ final class ParticipantWebM {
     private func admitBeforeFile(_ frame: Frame) -> Bool {
         if frame.kind == .video {
             if keyframeSize == nil {
-                guard videoCodec != nil, frame.isKeyframe, let size = Self.size(of: frame.bytes, codec: videoCodec) else {
+                guard videoCodec != nil, frame.codec == nil || frame.codec == videoCodec, frame.isKeyframe,
+                      let size = frame.keyframeSize, videoCodec != .h264 || h264.parameterSets != nil
+                else {
                     videoFramesDropped += 1
                     return false
                 }
                 keyframeSize = size
+                if videoCodec == .h264 { avcConfiguration = h264.parameterSets }
             }
             guard frame.codec == nil || frame.codec == videoCodec, !awaitingKeyframe || frame.isKeyframe else {
                 videoFramesDropped += 1
@@ -188,16 +240,23 @@ final class ParticipantWebM {
             tracks.append(.opus(number: UInt8(tracks.count + 1)))
         }
         if let size, let videoCodec {
-            videoTrack = UInt8(tracks.count + 1)
-            tracks.append(.video(number: UInt8(tracks.count + 1), codec: videoCodec,
-                                 width: size.width, height: size.height))
-            videoSize = size
-            currentSize = size
+            let number = UInt8(tracks.count + 1)
+            if videoCodec == .h264 {
+                if let avcConfiguration { tracks.append(.avc(number: number, configuration: avcConfiguration)) }
+            } else {
+                tracks.append(.video(number: number, codec: videoCodec, width: size.width, height: size.height))
+            }
+            if tracks.count == Int(number) {
+                videoTrack = number
+                videoSize = size
+                currentSize = size
+            }
         }
         // Held frames of a kind the file has no track for (none, by construction) would be lost.
         pending.removeAll { $0.kind == .video && videoTrack == nil }
         guard !tracks.isEmpty else { return }
         do {
+            docType = MatroskaDocType(tracks: tracks)
             writer = try WebMWriter(path: path, tracks: tracks)
             startMs = pending.first?.ms ?? 0
         } catch {
@@ -236,7 +295,7 @@ final class ParticipantWebM {
             if frame.kind == .video, frame.isKeyframe {
                 keyframesWritten += 1
                 // Noted as written, at the time the file has it (held frames may have moved).
-                if let size = Self.size(of: frame.bytes, codec: videoCodec), let current = currentSize, size != current {
+                if let size = frame.keyframeSize, let current = currentSize, size != current {
                     resolutionChanges.append(.init(tMs: frame.ms, width: size.width, height: size.height))
                     currentSize = size
                 }
@@ -288,6 +347,7 @@ final class ParticipantWebM {
         }
         var file = RecordingManifest.File(path: fileName, format: "webm", startMs: startMs ?? 0, tracks: tracks,
                                           bytes: bytes, durationMs: durationMs)
+        file.container = docType?.rawValue
         file.error = error
         return file
     }

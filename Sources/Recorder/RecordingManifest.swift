@@ -157,6 +157,9 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         public var durationMs: Int64?
         /// Why writing stopped early (e.g. disk full); the file holds what was written until then.
         public var error: String?
+        /// The container of a `webm`-format file: "webm", or "matroska" (`.mkv`) when its video is
+        /// H.264, which the WebM subset does not allow. Absent for other formats.
+        public var container: String?
 
         public init(path: String, format: String, startMs: Int64, tracks: [Track] = [],
                     bytes: Int64? = nil, durationMs: Int64? = nil) {
@@ -169,7 +172,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case path, format, tracks, bytes, error
+            case path, format, tracks, bytes, error, container
             case startMs = "start_ms"
             case durationMs = "duration_ms"
         }

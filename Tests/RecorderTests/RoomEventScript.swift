@@ -56,11 +56,19 @@ struct RoomEventScript {
     /// sender report (exact); before, by arrival, `arrivalErrorMs` late.
     mutating func video(_ id: String, frames: [VPXEncodedFrame], fromMs: Double, rtpBase: Int64 = 777,
                         arrivalDelayMs: Double = 0, arrivalErrorMs: Double = 0, senderReportFrom: Int = .max) {
+        video(id, frames: frames.map { ($0.data, $0.isKeyframe, $0.codec.mediaCodec) }, fromMs: fromMs, rtpBase: rtpBase,
+              arrivalDelayMs: arrivalDelayMs, arrivalErrorMs: arrivalErrorMs, senderReportFrom: senderReportFrom)
+    }
+
+    /// The same for frames of any codec (H.264 access units in Annex B form).
+    mutating func video(_ id: String, frames: [(bytes: [UInt8], isKeyframe: Bool, codec: MediaCodec)], fromMs: Double,
+                        rtpBase: Int64 = 777, arrivalDelayMs: Double = 0, arrivalErrorMs: Double = 0,
+                        senderReportFrom: Int = .max) {
         for (index, encoded) in frames.enumerated() {
             let ms = fromMs + Double(index) * 1000 / 30
             let bySenderReport = index >= senderReportFrom
             let frame = RemoteFrame(
-                participantID: id, kind: .video, codec: encoded.codec == .vp9 ? .vp9 : .vp8, bytes: encoded.data,
+                participantID: id, kind: .video, codec: encoded.codec, bytes: encoded.bytes,
                 isKeyframe: encoded.isKeyframe, rtpTimestamp: rtpBase + Int64(index * 3000), clockRate: 90_000,
                 wallTimeNanoseconds: Self.ns(ms: bySenderReport ? ms : ms + arrivalErrorMs), mappedBySenderReport: bySenderReport)
             add(.frame(frame), atMs: ms + arrivalDelayMs)

@@ -8,14 +8,6 @@ import TestSupport
 enum GStreamerPeer {
     static let python = "/usr/bin/python3"
 
-    /// When set (to anything but 0), the test of `agentd record` with an H.264 publisher runs.
-    /// Off until agentd records H.264 (issue 13's Matroska writer).
-    static let recordH264Flag = "AGENTD_TEST_GST_RECORD_H264"
-    static var recordsH264: Bool {
-        let value = ProcessInfo.processInfo.environment[recordH264Flag] ?? ""
-        return !value.isEmpty && value != "0"
-    }
-
     /// A GStreamer publisher READY in `room`: a 440 Hz tone in Opus and a moving ball in
     /// `codec` (vp8, or h264 from `h264Encoder`: x264enc or openh264enc) at `size`.
     static func publisher(_ lab: LabEnvironment, room: String, display: String, codec: String = "vp8",
