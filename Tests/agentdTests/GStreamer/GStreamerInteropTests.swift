@@ -54,11 +54,11 @@ struct GStreamerInteropTests {
         let (samples, rate) = try RecordingChecks.samples(out + "/gstreamer.wav")
         let wavSeconds = Double(samples.count) / Double(max(rate, 1))
         print("GStreamerInterop: recorded \(codec): \(media) lasts \(duration) s, gstreamer.wav \(wavSeconds) s; "
-              + Self.toneReport(samples.dropFirst(48_000).prefix(5 * 48_000)))
+              + RecordingChecks.toneReport(samples.dropFirst(48_000).prefix(5 * 48_000)))
         #expect(abs(duration - Self.recordSeconds) <= 0.2, "\(media) lasts \(duration) s")
         #expect(rate == 48_000)
         #expect(abs(wavSeconds - Self.recordSeconds) <= 0.2, "gstreamer.wav lasts \(wavSeconds) s")
-        Self.expectTone(samples.dropFirst(48_000).prefix(5 * 48_000), "gstreamer.wav")
+        RecordingChecks.expectTone(samples.dropFirst(48_000).prefix(5 * 48_000), "gstreamer.wav")
     }
 
     @Test("a GStreamer subscriber decodes agentd play's VP8 and the 440 Hz tone")
@@ -103,8 +103,8 @@ struct GStreamerInteropTests {
         let (samples, rate) = try RecordingChecks.samples(out + "/audio.wav")
         #expect(rate == 48_000)
         let middle = samples.dropFirst(48_000).prefix(4 * 48_000)
-        print("GStreamerInterop: subscriber's audio.wav: " + Self.toneReport(middle))
-        Self.expectTone(middle, "the subscriber's audio.wav")
+        print("GStreamerInterop: subscriber's audio.wav: " + RecordingChecks.toneReport(middle))
+        RecordingChecks.expectTone(middle, "the subscriber's audio.wav")
         // What arrived, re-muxed without re-encoding, decodes cleanly by an independent decoder.
         let errors = try await RecordingChecks.decodeErrors(video)
         #expect(errors.isEmpty, "\(errors.prefix(600))")
@@ -148,7 +148,7 @@ struct GStreamerInteropTests {
         let errors = try await RecordingChecks.decodeErrors(video)
         #expect(errors.isEmpty, "\(errors.prefix(600))")
         let (samples, _) = try RecordingChecks.samples(out + "/audio.wav")
-        Self.expectTone(samples.dropFirst(48_000).prefix(3 * 48_000), "the subscriber's audio.wav")
+        RecordingChecks.expectTone(samples.dropFirst(48_000).prefix(3 * 48_000), "the subscriber's audio.wav")
     }
 
     /// The path of the participant's file that the manifest says holds its video in `codec`.
@@ -164,18 +164,4 @@ struct GStreamerInteropTests {
     }
 
     /// The half-scale 440 Hz tone, alone: 30 dB above 660 and 880 Hz, at its level.
-    static func expectTone<C: Collection>(_ samples: C, _ what: String, sourceLocation: SourceLocation = #_sourceLocation)
-    where C.Element == Int16 {
-        let tone = goertzelPower(samples, frequency: 440)
-        let (at660, at880) = (goertzelPower(samples, frequency: 660), goertzelPower(samples, frequency: 880))
-        #expect(tone > 1000 * at660 && tone > 1000 * at880, "\(what): \(toneReport(samples))", sourceLocation: sourceLocation)
-        #expect(RecordingChecks.rms(samples) > 8000, "\(what): the half-scale tone is quiet: \(toneReport(samples))",
-                sourceLocation: sourceLocation)
-    }
-
-    static func toneReport<C: Collection>(_ samples: C) -> String where C.Element == Int16 {
-        let tone = goertzelPower(samples, frequency: 440)
-        let others = max(goertzelPower(samples, frequency: 660), goertzelPower(samples, frequency: 880), 1)
-        return "440 Hz \(String(format: "%.0f", 10 * log10(max(tone, 1) / others))) dB above 660/880 Hz, RMS \(Int(RecordingChecks.rms(samples)))"
-    }
 }

@@ -1,6 +1,7 @@
 import Agent
 import Foundation
 import TestSupport
+import Testing
 
 /// Independent checks of a recording's files: ffprobe, ffmpeg and mkvinfo from Debian, and
 /// libsndfile for WAV samples.
@@ -50,5 +51,22 @@ enum RecordingChecks {
         guard !samples.isEmpty else { return 0 }
         let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
         return (sum / Double(samples.count)).squareRoot()
+    }
+
+    /// Expects the half-scale 440 Hz tone the test publishers send: 30 dB above 660 and 880 Hz,
+    /// RMS above 8000.
+    static func expectTone<C: Collection>(_ samples: C, _ what: String, sourceLocation: SourceLocation = #_sourceLocation)
+    where C.Element == Int16 {
+        let tone = goertzelPower(samples, frequency: 440)
+        let (at660, at880) = (goertzelPower(samples, frequency: 660), goertzelPower(samples, frequency: 880))
+        #expect(tone > 1000 * at660 && tone > 1000 * at880, "\(what): \(toneReport(samples))", sourceLocation: sourceLocation)
+        #expect(RecordingChecks.rms(samples) > 8000, "\(what): the half-scale tone is quiet: \(toneReport(samples))",
+                sourceLocation: sourceLocation)
+    }
+
+    static func toneReport<C: Collection>(_ samples: C) -> String where C.Element == Int16 {
+        let tone = goertzelPower(samples, frequency: 440)
+        let others = max(goertzelPower(samples, frequency: 660), goertzelPower(samples, frequency: 880), 1)
+        return "440 Hz \(String(format: "%.0f", 10 * log10(max(tone, 1) / others))) dB above 660/880 Hz, RMS \(Int(RecordingChecks.rms(samples)))"
     }
 }

@@ -1,0 +1,138 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 13's H.264 acceptance with a real browser: a headless Chromium publishing H.264
+/// (libwebrtc's OpenH264 encoder, packetization-mode 1) into a room that allows it is recorded
+/// into `<name>.mkv` with its Opus; a kill -9 leaves a playable file; 5 % loss leaves no decode
+/// error (GStreamer's H.264 publisher is GStreamerInteropTests').
+@Suite("RecordH264", .enabled(if: LabEnvironment.shouldRun), .serialized)
+struct RecordH264Tests {
+    static let recordSeconds = 8.0
+
+    /// A Chromium publisher of H.264 + a 440 Hz tone in a fresh room it creates (vp8,vp9,h264 with
+    /// h264 first), READY.
+    static func chromiumH264(_ lab: LabEnvironment, room: String, display: String) async throws -> ChildProcess {
+        let process = try ChildProcess(
+            "/usr/bin/python3",
+            [Repository.peer("chromium/driver.py"), "publish", "--ws", lab.janusWS, "--room", room, "--display", display,
+             "--create", "--video-codec", "h264", "--tone", "440", "--duration", "90"],
+            name: "chromium-\(display)")
+        _ = try await process.waitForLine(prefix: "READY", within: .seconds(90))
+        return process
+    }
+
+    static func record(_ lab: LabEnvironment, room: String, out: String, seconds: Double?) throws -> ChildProcess {
+        try ChildProcess(
+            AgentdBinary.path,
+            ["record", "--server", lab.janusWS, "--room", room, "--out", out, "--ice-allow", lab.values["LAB_IFACE"] ?? "agentd-lab0"]
+                + (seconds.map { ["--duration", String(Int($0))] } ?? []),
+            name: "agentd record")
+    }
+
+    @Test("a Chromium H.264 publisher: <name>.mkv with h264 + opus that ffmpeg decodes clean, the tone right, 8 s ± 0.2")
+    func recordsChromiumH264() async throws {
+        try await SharedResourceLock.lab.withExclusive {
+            let lab = try LabEnvironment.required()
+            let room = LabEnvironment.freshRoom("h264")
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-h264-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let publisher = try await Self.chromiumH264(lab, room: room, display: "safari")
+            defer { publisher.terminate() }
+            let recording = try Self.record(lab, room: room, out: out, seconds: Self.recordSeconds)
+            defer { recording.terminate() }
+            try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
+            #expect(recording.exitStatus == 0, "\(recording.stderr)")
+
+            let mkv = out + "/safari.mkv"
+            #expect(!FileManager.default.fileExists(atPath: out + "/safari.webm"))
+            #expect(try await RecordingChecks.streamCodecs(mkv).sorted() == ["h264", "opus"])
+            let errors = try await RecordingChecks.decodeErrors(mkv)
+            #expect(errors.isEmpty, "decode errors: \(errors.prefix(600))")
+            let info = try await RecordingChecks.mkvinfo(mkv)
+            #expect(info.status == 0 && info.output.contains("V_MPEG4/ISO/AVC"), "\(info.output.prefix(600))")
+            let duration = try await RecordingChecks.formatDuration(mkv)
+            let (samples, rate) = try RecordingChecks.samples(out + "/safari.wav")
+            print("RecordH264: safari.mkv lasts \(duration) s; " + RecordingChecks.toneReport(samples.dropFirst(48_000).prefix(5 * 48_000)))
+            #expect(abs(duration - Self.recordSeconds) <= 0.2, "safari.mkv lasts \(duration) s")
+            #expect(rate == 48_000)
+            RecordingChecks.expectTone(samples.dropFirst(48_000).prefix(5 * 48_000), "safari.wav")
+
+            let manifest = try Self.manifest(out)
+            let participant = try #require((manifest["participants"] as? [[String: Any]])?.first)
+            let file = try #require((participant["files"] as? [[String: Any]])?.first { $0["format"] as? String == "webm" })
+            #expect(file["path"] as? String == "safari.mkv" && file["container"] as? String == "matroska", "\(file)")
+            let codecs = (file["tracks"] as? [[String: Any]])?.compactMap { $0["codec"] as? String }
+            #expect(codecs == ["opus", "h264"], "\(file)")
+        }
+    }
+
+    @Test("kill -9 during an H.264 recording leaves a playable .mkv")
+    func killLeavesAPlayableFile() async throws {
+        try await SharedResourceLock.lab.withExclusive {
+            let lab = try LabEnvironment.required()
+            let room = LabEnvironment.freshRoom("h264kill")
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-h264kill-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let publisher = try await Self.chromiumH264(lab, room: room, display: "safari")
+            defer { publisher.terminate() }
+            let recording = try Self.record(lab, room: room, out: out, seconds: nil)
+            defer { recording.terminate() }
+            // 5 s of video in the file: waits for it to grow past a few clusters, not for a time.
+            try await pollUntil(timeout: .seconds(40), "the .mkv to hold 5 s") {
+                let path = out + "/safari.mkv"
+                guard FileManager.default.fileExists(atPath: path) else { return false }
+                return (try? await RecordingChecks.formatDuration(path)).map { $0 >= 5 } ?? false
+            }
+            recording.send(signal: SIGKILL)
+            try await pollUntil(timeout: .seconds(15), "agentd to die") { !recording.isRunning }
+            let mkv = out + "/safari.mkv"
+            let seconds = try await RecordingChecks.formatDuration(mkv)
+            print("RecordH264: after kill -9, safari.mkv lasts \(seconds) s")
+            #expect(seconds >= 4.5, "\(seconds) s")
+            #expect(try await RecordingChecks.streamCodecs(mkv).sorted() == ["h264", "opus"])
+            let errors = try await RecordingChecks.decodeErrors(mkv)
+            #expect(errors.isEmpty, "decode errors after kill -9: \(errors.prefix(600))")
+        }
+    }
+
+    @Test("5 % loss: the .mkv decodes clean, NACKs and PLIs were sent", .enabled(if: LabEnvironment.shouldRunDisruptive))
+    func recordsThroughLoss() async throws {
+        try await SharedResourceLock.lab.withExclusive {
+            let lab = try LabEnvironment.required()
+            let room = LabEnvironment.freshRoom("h264loss")
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-h264loss-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let publisher = try await Self.chromiumH264(lab, room: room, display: "safari")
+            defer { publisher.terminate() }
+            let applied = try await RecordingChecks.lab("up", "--loss", "5")
+            #expect(applied.status == 0, "\(applied.output)")
+            try await withCleanup {
+                let recording = try Self.record(lab, room: room, out: out, seconds: 10)
+                defer { recording.terminate() }
+                try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
+                #expect(recording.exitStatus == 0, "\(recording.stderr)")
+                let errors = try await RecordingChecks.decodeErrors(out + "/safari.mkv")
+                #expect(errors.isEmpty, "decode errors under loss: \(errors.prefix(600))")
+                let participant = try #require((try Self.manifest(out)["participants"] as? [[String: Any]])?.first)
+                let stats = try #require(participant["stats"] as? [String: [String: Any]])
+                let video = try #require(stats["video"])
+                print("RecordH264: under 5 % loss: video \(video)")
+                let nacks = video["nacks"] as? Int ?? 0
+                let plis = video["plis"] as? Int ?? 0
+                let lost = video["lost"] as? Int ?? 0
+                #expect(nacks > 0, "no NACK sent under loss")
+                // A PLI goes out when a packet stays lost; NACK may have recovered every one.
+                if lost > 0 { #expect(plis > 0, "\(lost) video packets stayed lost, yet no PLI was sent") }
+                #expect((video["keyframes"] as? Int ?? 0) > 0)
+            } cleanup: {
+                _ = try? await RecordingChecks.lab("up")
+            }
+        }
+    }
+
+    static func manifest(_ out: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}
