@@ -2,14 +2,15 @@
 ///
 /// | name | files                                   |
 /// |------|-----------------------------------------|
-/// | webm | `<name>.webm` per participant           |
+/// | webm | `<name>.webm` per participant, `<name>.mkv` (Matroska) when their video is H.264 |
 /// | wav  | `<name>.wav` per participant, timeline  |
 /// | ogg  | `<name>.opus` per participant (Opus)    |
 /// | mix  | `mix.wav`, everybody mixed              |
 /// | data | `data.jsonl`, data-channel messages     |
 ///
 /// Names are case-insensitive, spaces around commas are ignored and so are repeats; `opus` is
-/// accepted for `ogg` since that is the files' extension. The default is webm,wav,data.
+/// accepted for `ogg` and `mkv` for `webm`, since those are the files' extensions. The default
+/// is webm,wav,data.
 public struct RecordingFormats: Sendable, Equatable {
     public enum Format: String, Sendable, CaseIterable {
         case webm, wav, ogg, mix, data
@@ -29,7 +30,7 @@ public struct RecordingFormats: Sendable, Equatable {
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = item.trimmingWhitespace().lowercased()
             if name.isEmpty { continue }
-            guard let format = Format(rawValue: name == "opus" ? "ogg" : name) else {
+            guard let format = Format(rawValue: Self.aliases[name] ?? name) else {
                 throw .unknownFormat(String(item.trimmingWhitespace()))
             }
             formats.insert(format)
@@ -37,6 +38,9 @@ public struct RecordingFormats: Sendable, Equatable {
         guard !formats.isEmpty else { throw .empty }
         self.formats = formats
     }
+
+    /// Other names of formats: their files' extensions.
+    static let aliases = ["opus": "ogg", "mkv": "webm"]
 
     public func contains(_ format: Format) -> Bool {
         formats.contains(format)

@@ -7,6 +7,7 @@ import Testing
         #expect(try RecordingFormats(parsing: "webm,wav,ogg,mix,data").names == ["webm", "wav", "ogg", "mix", "data"])
         #expect(try RecordingFormats(parsing: " MIX , wav ,wav").formats == [.mix, .wav])
         #expect(try RecordingFormats(parsing: "opus,").formats == [.ogg])
+        #expect(try RecordingFormats(parsing: "MKV, wav").formats == [.webm, .wav], "mkv names the webm format")
         #expect(RecordingFormats.default.names == ["webm", "wav", "data"])
         #expect(RecordingFormats.default.contains(.wav))
         #expect(!RecordingFormats.default.contains(.mix))

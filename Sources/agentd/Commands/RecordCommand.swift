@@ -14,7 +14,7 @@ enum RecordCommand: Command {
                 + "One that already holds a recording (manifest.json, media files, data.jsonl) is refused (exit 5)."),
             .flag("overwrite", "Record into an --out that holds a recording: its files of the same names are replaced."),
             SharedOptions.duration,
-            .value("formats", "LIST", "Any of webm,wav,ogg,mix,data. Default: webm,wav,data."),
+            .value("formats", "LIST", "Any of webm,wav,ogg,mix,data. Default: webm,wav,data. webm (or mkv) writes <name>.webm, or <name>.mkv (Matroska) for a participant whose video is H.264."),
             SharedOptions.create,
             .flag("json", "Print a JSON summary on stdout at the end."),
             SharedOptions.iceAllow,
