@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Decodes one remote video track (VP8 or VP9, with libvpx) into I420 pictures for user code.
+/// Decodes one remote video track (VP8 or VP9 with libvpx, H.264 with libopenh264) into I420
+/// pictures for user code.
 ///
 /// Nothing is decoded before the first keyframe, and after a lost frame (``frameLost()``), a
 /// decode error or an unmute the sink drops frames until the next keyframe: decoding on from a
@@ -21,13 +22,13 @@ public final class RemoteVideoSink: RemoteTrackSink {
     public typealias KeyframeReason = RemoteVideoKeyframeGate.Reason
 
     private struct State {
-        var decoder: VPXDecoder?
+        var decoder: VideoDecoder?
         var gate = RemoteVideoKeyframeGate()
         var counters = RemoteVideoSinkCounters()
         var finished = false
     }
 
-    /// libvpx decoder threads; more help only for large pictures.
+    /// libvpx decoder threads (VP8, VP9; libopenh264 decodes H.264 on one); more help only for large pictures.
     public let decoderThreads: Int
     private let delivery: RemoteTrackDelivery<RemoteVideoFrame>
     private let keyframes: KeyframeAsker
@@ -101,14 +102,22 @@ public final class RemoteVideoSink: RemoteTrackSink {
                                threads: Int) -> ([RemoteVideoFrame], KeyframeReason?) {
         guard !state.finished else { return ([], nil) }
         state.counters.framesReceived += 1
-        guard frame.kind == .video, let codec = VPXCodec(frame.codec) else {
+        guard frame.kind == .video, frame.codec.kind == .video else {
             state.counters.framesUnsupported += 1
             return ([], nil)
         }
         var request: KeyframeReason?
-        if state.decoder?.codec != codec {
+        if state.decoder?.codec != frame.codec {
             if state.decoder != nil { request = interrupt(&state, .codecChanged) }
-            state.decoder = try? VPXDecoder(codec: codec, threads: threads)
+            do {
+                state.decoder = try VideoDecoder(codec: frame.codec, threads: threads)
+            } catch {
+                state.decoder = nil
+                if case .unsupported = error {
+                    state.counters.framesUnsupported += 1
+                    return ([], request)
+                }
+            }
         }
         let admission = state.gate.admit(isKeyframe: frame.isKeyframe)
         if let reason = admission.request {

@@ -10,8 +10,12 @@ extension BotMedia {
         if audioTrack != nil || fileKinds.contains(.audio) {
             tracks.append(.init(mid: String(tracks.count), codec: .opus, ssrc: UInt32.random(in: 1...UInt32.max)))
         }
+        let fileVideo = playlist?.videoCodecs ?? []
+        if fileVideo.count > 1 {
+            throw .conflictingSources("video files in \(fileVideo.map(\.name).joined(separator: " and ")) (one track sends one codec)")
+        }
         if videoTrack != nil || fileKinds.contains(.video) {
-            tracks.append(.init(mid: String(tracks.count), codec: .vp8, ssrc: UInt32.random(in: 1...UInt32.max)))
+            tracks.append(.init(mid: String(tracks.count), codec: fileVideo.first ?? .vp8, ssrc: UInt32.random(in: 1...UInt32.max)))
         }
         guard !tracks.isEmpty else { throw .nothingToPublish }
         return tracks

@@ -47,6 +47,14 @@ public final class FramePlaylist {
     /// The kinds of track any entry has: the tracks a publisher must offer.
     public var kinds: Set<MediaKind> { Set(entries.joined().map(\.kind)) }
 
+    /// The codecs of the entries' video, in entry order without repeats: one track carries them
+    /// all, so a publisher refuses more than one.
+    public var videoCodecs: [MediaCodec] {
+        var codecs: [MediaCodec] = []
+        for source in entries.joined() where source.kind == .video && !codecs.contains(source.codec) { codecs.append(source.codec) }
+        return codecs
+    }
+
     /// The next frame in time order, or nil when the list ended (without loop) or has nothing
     /// to play. A read error of a file is thrown; the caller decides whether to go on.
     public func next() throws -> Item? {

@@ -15,7 +15,7 @@ import Agent
 ///     stored:  K d d d d d d d d d d K d d
 ///     sent:    K d d d k e e e e e e K d d      (k, e: ours; the request came after the 4th d)
 ///
-/// VP8 and VP9 only (libvpx); the bridge is not started for another codec.
+/// VP8 and VP9 (libvpx) and H.264 (libopenh264); the bridge is not started for another codec.
 /// Not thread-safe: one worker lane owns it.
 final class KeyframeBridgeTranscoder {
     enum Mode: Equatable {
@@ -35,21 +35,21 @@ final class KeyframeBridgeTranscoder {
     /// Why the bridge stopped early (a decode or encode error), if it did.
     private(set) var failure: String?
     private(set) var framesEncoded = 0
-    private var decoder: VPXDecoder?
-    private var encoder: VPXEncoder?
+    private var decoder: VideoDecoder?
+    private var encoder: VideoEncoder?
     private var forceNext = false
 
     /// Catches up on `stored`, the frames sent since (and with) the last stored keyframe, in
     /// order. The next ``process(_:)`` of a frame after them gives our keyframe. Returns false
-    /// (and stays passing) when there is nothing to bridge from or the codec is not libvpx's.
+    /// (and stays passing) when there is nothing to bridge from or no library for the codec.
     func start(after stored: [EncodedMediaFrame]) -> Bool {
         guard let first = stored.first, first.isKeyframe, stored.count <= Self.maxCatchUpFrames,
-              let codec = VPXCodec(first.codec), stored.allSatisfy({ $0.codec == first.codec })
+              first.codec.kind == .video, stored.allSatisfy({ $0.codec == first.codec })
         else { return false }
-        do {
-            let decoder = try VPXDecoder(codec: codec)
+        do throws(VideoCodecError) {
+            let decoder = try VideoDecoder(codec: first.codec)
             for frame in stored { _ = try decoder.decode(frame.bytes) }
-            encoder = try VPXEncoder(configuration: VPXEncoder.Configuration(codec: codec, bitrate: Self.bitrate(of: stored)))
+            encoder = try VideoEncoder(codec: first.codec, bitrate: Self.bitrate(of: stored))
             self.decoder = decoder
         } catch {
             fail(error)
@@ -70,20 +70,20 @@ final class KeyframeBridgeTranscoder {
 
     func process(_ frame: EncodedMediaFrame) -> Output {
         guard mode == .bridging else { return .stored }
-        guard !frame.isKeyframe, frame.codec == decoder.map({ $0.codec.mediaCodec }), let decoder, let encoder else {
+        guard !frame.isKeyframe, frame.codec == decoder?.codec, let decoder, let encoder else {
             stop()
             return .stored
         }
-        do {
+        do throws(VideoCodecError) {
             var out: [EncodedMediaFrame] = []
             for picture in try decoder.decode(frame.bytes) {
                 if forceNext {
                     encoder.forceKeyframe()
                     forceNext = false
                 }
-                // pts only orders the encoder's frames; the RTP timestamp comes from the stored one.
-                for encoded in try encoder.encode(picture, pts: Int64(framesEncoded)) {
-                    out.append(EncodedMediaFrame(bytes: encoded.data, timestampNanoseconds: frame.timestampNanoseconds,
+                // The index only orders the encoder's frames; the RTP time comes from the stored one.
+                for encoded in try encoder.encode(picture, index: Int64(framesEncoded)) {
+                    out.append(EncodedMediaFrame(bytes: encoded.bytes, timestampNanoseconds: frame.timestampNanoseconds,
                                                  isKeyframe: encoded.isKeyframe, codec: frame.codec))
                     framesEncoded += 1
                 }
@@ -97,7 +97,7 @@ final class KeyframeBridgeTranscoder {
         }
     }
 
-    private func fail(_ error: VPXError) {
+    private func fail(_ error: VideoCodecError) {
         failure = String(describing: error)
         stop()
     }

@@ -19,6 +19,7 @@ public final class PCMFileSource: EncodedFrameSource {
 
     public let path: String
     public let kind = MediaKind.audio
+    public let codec = MediaCodec.opus
     public let channels: Int
     /// The file's own sample rate.
     public let fileSampleRate: Int

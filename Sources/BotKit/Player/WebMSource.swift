@@ -59,6 +59,8 @@ public final class WebMSource {
 public final class WebMTrackSource: EncodedFrameSource {
     public let kind: MediaKind
     public let track: WebMTrackInfo
+    /// The demuxer plays only tracks whose codec it knows (Opus, VP8).
+    public var codec: MediaCodec { track.codec ?? (kind == .audio ? .opus : .vp8) }
     private let demuxer: WebMDemuxer
 
     init(demuxer: WebMDemuxer, track: WebMTrackInfo, kind: MediaKind) {

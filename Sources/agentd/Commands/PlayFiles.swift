@@ -4,7 +4,8 @@ import Foundation
 
 /// Opens `agentd play`'s files before anything joins, so a file that cannot be read or is not
 /// supported exits 2 with the reason. What each kind of file becomes:
-/// - `.opus` (Ogg/Opus) and VP8 `.ivf`: stored frames, sent as they are;
+/// - `.opus` (Ogg/Opus), VP8 `.ivf` and H.264 `.h264`/`.264` (Annex B, played at 30 fps):
+///   stored frames, sent as they are;
 /// - `.webm`/`.mkv` (Opus + VP8): stored frames of both tracks, in sync on the file's timeline;
 ///   given as --video, its audio plays too unless --audio names another file;
 /// - `.wav`, `.flac`, `.ogg`/`.oga` (Vorbis): decoded by libsndfile, resampled to 48 kHz and
@@ -74,13 +75,15 @@ enum PlayFiles {
     static func openVideo(_ path: String) throws -> EncodedFrameSource {
         try checkRegular(path)
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-        guard ext == "ivf" else {
-            throw CommandFailure(.usage, "cannot play \(path): .\(ext) video is not supported", hint: "use a VP8 IVF or a WebM file")
+        guard ["ivf", "h264", "264"].contains(ext) else {
+            throw CommandFailure(.usage, "cannot play \(path): .\(ext) video is not supported",
+                                 hint: "use a VP8 IVF, an H.264 Annex B stream (.h264) or a WebM file")
         }
         do {
-            return try IVFSource(path: path)
+            return ext == "ivf" ? try IVFSource(path: path) : try H264FileSource(path: path)
         } catch {
-            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "--video takes a VP8 IVF or a WebM file")
+            throw CommandFailure(.usage, "cannot read \(path): \(error)",
+                                 hint: "--video takes a VP8 IVF, an H.264 Annex B stream (.h264, 30 fps) or a WebM file")
         }
     }
 

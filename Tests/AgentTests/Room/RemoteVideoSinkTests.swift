@@ -98,4 +98,20 @@ import Testing
         harness.sink.receive(audio)
         #expect(harness.sink.counters.framesUnsupported == 1)
     }
+
+    @Test func h264FramesDecodeWithOpenH264() throws {
+        let template = try Media.videoFrames(count: 1, codec: .vp8)[0].frame
+        let encoder = try OpenH264Encoder()
+        let harness = Harness()
+        for index in 0..<10 {
+            let picture = try I420Frame.testPattern(width: 160, height: 120, frameIndex: index)
+            guard let unit = try encoder.encode(picture, timestampMs: Int64(index) * 33) else { continue }
+            var frame = template
+            (frame.codec, frame.bytes, frame.isKeyframe) = (.h264, unit.bytes, unit.isKeyframe)
+            harness.sink.receive(frame)
+        }
+        #expect(harness.pictures.count == 10)
+        #expect(harness.sink.counters.decodeErrors == 0 && harness.sink.counters.framesUnsupported == 0)
+        #expect(harness.sink.counters.width == 160 && harness.sink.counters.height == 120)
+    }
 }

@@ -20,6 +20,7 @@ import Testing
         }
 
         let kind = MediaKind.audio
+        let codec = MediaCodec.opus
         let failAt: Int
         var index = 0
 

@@ -10,6 +10,7 @@ struct FramePlaylistTests {
     /// Frames at the given milliseconds; counts rewinds.
     final class ScriptedSource: EncodedFrameSource {
         let kind: MediaKind
+        var codec: MediaCodec { kind == .audio ? .opus : .vp8 }
         let times: [Int64]
         var index = 0
         var rewinds = 0

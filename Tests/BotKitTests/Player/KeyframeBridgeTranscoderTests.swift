@@ -11,22 +11,23 @@ import Testing
 @Suite struct KeyframeBridgeTranscoderTests {
     static let (width, height) = (160, 120)
 
-    /// 40 stored VP8 frames of a moving pattern, a keyframe every 30 (frames 0 and 30).
-    static func storedFrames() throws -> [EncodedMediaFrame] {
-        let encoder = try VPXEncoder(configuration: VPXEncoder.Configuration(codec: .vp8, bitrate: 300_000, keyframeInterval: 30))
+    /// 40 stored frames of a moving pattern, a keyframe every 30 (frames 0 and 30).
+    static func storedFrames(_ codec: MediaCodec = .vp8) throws -> [EncodedMediaFrame] {
+        let encoder = try VideoEncoder(codec: codec, bitrate: 300_000, keyframeInterval: 30)
         var frames: [EncodedMediaFrame] = []
         for index in 0..<40 {
             let picture = try I420Frame.testPattern(width: width, height: height, frameIndex: index)
-            for encoded in try encoder.encode(picture, pts: Int64(index) * 3000) {
-                frames.append(EncodedMediaFrame(bytes: encoded.data, timestampNanoseconds: Int64(index) * 33_333_333,
-                                                isKeyframe: encoded.isKeyframe, codec: .vp8))
+            for encoded in try encoder.encode(picture, index: Int64(index)) {
+                frames.append(EncodedMediaFrame(bytes: encoded.bytes, timestampNanoseconds: Int64(index) * 33_333_333,
+                                                isKeyframe: encoded.isKeyframe, codec: codec))
             }
         }
         return frames
     }
 
-    @Test func aRequestAfterFrameTenGivesOurKeyframeThenOurFramesUntilTheStoredKeyframe() throws {
-        let stored = try Self.storedFrames()
+    @Test(arguments: [MediaCodec.vp8, .h264])
+    func aRequestAfterFrameTenGivesOurKeyframeThenOurFramesUntilTheStoredKeyframe(_ codec: MediaCodec) throws {
+        let stored = try Self.storedFrames(codec)
         try #require(stored.count == 40 && stored[0].isKeyframe && stored[30].isKeyframe && !stored[10].isKeyframe)
         let bridge = KeyframeBridgeTranscoder()
         #expect(bridge.start(after: Array(stored[0...10])))
@@ -49,8 +50,8 @@ import Testing
         #expect(sent.first?.timestampNanoseconds == stored[11].timestampNanoseconds, "stored RTP times are kept")
 
         // A receiver that starts at our keyframe decodes everything and sees the file's pictures.
-        let receiver = try VPXDecoder(codec: .vp8)
-        let reference = try VPXDecoder(codec: .vp8)
+        let receiver = try VideoDecoder(codec: codec)
+        let reference = try VideoDecoder(codec: codec)
         var referencePictures: [I420Frame] = []
         for frame in stored { referencePictures += try reference.decode(frame.bytes) }
         var worst = 0.0
@@ -59,7 +60,7 @@ import Testing
             try #require(pictures.count == 1)
             worst = max(worst, pictures[0].meanLumaDifference(from: referencePictures[11 + index]))
         }
-        print("KeyframeBridgeTranscoder: worst mean luma difference from the file's pictures \(String(format: "%.2f", worst))")
+        print("KeyframeBridgeTranscoder: \(codec.name): worst mean luma difference from the file's pictures \(String(format: "%.2f", worst))")
         #expect(worst < 8, "the bridged pictures are the file's, re-encoded")
     }
 
