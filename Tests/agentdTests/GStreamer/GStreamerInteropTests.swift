@@ -61,26 +61,31 @@ struct GStreamerInteropTests {
         RecordingChecks.expectTone(samples.dropFirst(48_000).prefix(5 * 48_000), "gstreamer.wav")
     }
 
-    @Test("a GStreamer subscriber decodes agentd play's VP8 and the 440 Hz tone")
-    func gstreamerSubscribesToPlay() async throws {
-        try await SharedResourceLock.lab.withExclusive { try await subscribeToPlay() }
+    @Test("a GStreamer subscriber decodes agentd play's video (VP8 IVF, H.264 Annex B) and the 440 Hz tone",
+          arguments: ["vp8", "h264"])
+    func gstreamerSubscribesToPlay(_ codec: String) async throws {
+        try await SharedResourceLock.lab.withExclusive { try await subscribeToPlay(codec) }
     }
 
-    private func subscribeToPlay() async throws {
+    private func subscribeToPlay(_ codec: String) async throws {
         let lab = try LabEnvironment.required()
         let scratch = try ScratchDirectory("gst-play")
         let room = LabEnvironment.freshRoom("gst-play")
         let seconds = 6
         let wav = try await GeneratedSamples.toneWAV(in: scratch)
-        let ivf = try await GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
+        let file = codec == "vp8" ? try await GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
+                                  : try await GeneratedSamples.h264Stream(in: scratch)
         let player = try ChildProcess(
             AgentdBinary.path,
-            ["play", "--server", lab.janusWS, "--room", room, "--display", "player", "--audio", wav, "--video", ivf,
+            ["play", "--server", lab.janusWS, "--room", room, "--display", "player", "--audio", wav, "--video", file,
              "--create", "--loop", "--duration", "40", "--ice-allow", lab.values["LAB_IFACE"] ?? "agentd-lab0"],
             name: "agentd play")
         defer { player.terminate() }
         let out = scratch.path("subscriber")
-        let video = out + "/video.webm"
+        // The re-mux is VP8's only: with H.264, agentd's own keyframe for the subscriber's PLI has
+        // libopenh264's SPS, the file's next IDR x264's again, and matroskamux refuses a caps
+        // change (decoders follow it; our recorder keeps one file, see ParticipantWebM).
+        let video: String? = codec == "vp8" ? out + "/video.webm" : nil
         let subscriber = try GStreamerPeer.subscriber(lab, room: room, feed: "player", out: out, seconds: seconds, videoOut: video)
         defer { subscriber.terminate() }
         _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(60))
@@ -92,7 +97,7 @@ struct GStreamerInteropTests {
 
         let summary = try GStreamerPeer.summary(out)
         print("GStreamerInterop: subscriber of agentd play: \(summary.text)")
-        #expect(summary.string("video_codec") == "vp8" && summary.string("audio_codec") == "opus", "\(summary.text)")
+        #expect(summary.string("video_codec") == codec && summary.string("audio_codec") == "opus", "\(summary.text)")
         // Half of 30 fps over the run: agentd answers the subscriber's PLI with a keyframe at
         // once, so nearly all frames decode; half leaves room for a loaded machine.
         let decoded = summary.int("video_frames")
@@ -106,8 +111,10 @@ struct GStreamerInteropTests {
         print("GStreamerInterop: subscriber's audio.wav: " + RecordingChecks.toneReport(middle))
         RecordingChecks.expectTone(middle, "the subscriber's audio.wav")
         // What arrived, re-muxed without re-encoding, decodes cleanly by an independent decoder.
-        let errors = try await RecordingChecks.decodeErrors(video)
-        #expect(errors.isEmpty, "\(errors.prefix(600))")
+        if let video {
+            let errors = try await RecordingChecks.decodeErrors(video)
+            #expect(errors.isEmpty, "\(errors.prefix(600))")
+        }
     }
 
     @Test("a GStreamer H.264 publisher reaches a GStreamer subscriber through Janus", arguments: ["x264enc", "openh264enc"])

@@ -12,10 +12,11 @@ import Testing
 struct PlaySubscriberTests {
     static let display = "player"
 
-    /// `agentd play --audio tone-440.wav --video pattern-vp8.ivf --create --loop` into `room`.
-    func startPlayer(_ lab: LabEnvironment, room: String, scratch: ScratchDirectory, seconds: Int) async throws -> ChildProcess {
+    /// `agentd play --audio tone-440.wav --video pattern-vp8.ivf --create --loop` into `room`
+    /// (with `h264`, `pattern-h264.h264`).
+    func startPlayer(_ lab: LabEnvironment, room: String, scratch: ScratchDirectory, seconds: Int, h264: Bool = false) async throws -> ChildProcess {
         let wav = try await GeneratedSamples.toneWAV(in: scratch)
-        let ivf = try await GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
+        let ivf = h264 ? try await GeneratedSamples.h264Stream(in: scratch) : try await GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
         return try ChildProcess(
             AgentdBinary.path,
             ["play", "--server", lab.janusWS, "--room", room, "--display", Self.display, "--audio", wav, "--video", ivf,
@@ -76,16 +77,17 @@ struct PlaySubscriberTests {
         #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "vp8,320,240", "\(probe.output)")
     }
 
-    @Test("a headless Chromium subscriber decodes agentd play's VP8 and plays its audio (getStats)")
-    func chromiumSubscriberDecodes() async throws {
-        try await SharedResourceLock.lab.withExclusive { try await chromiumSubscriber() }
+    @Test("a headless Chromium subscriber decodes agentd play's video (VP8 IVF, H.264 Annex B) and plays its audio (getStats)",
+          arguments: [false, true])
+    func chromiumSubscriberDecodes(h264: Bool) async throws {
+        try await SharedResourceLock.lab.withExclusive { try await chromiumSubscriber(h264: h264) }
     }
 
-    private func chromiumSubscriber() async throws {
+    private func chromiumSubscriber(h264: Bool) async throws {
         let lab = try LabEnvironment.required()
         let scratch = try ScratchDirectory("play-chromium")
         let room = LabEnvironment.freshRoom("playchrome")
-        let player = try await startPlayer(lab, room: room, scratch: scratch, seconds: 40)
+        let player = try await startPlayer(lab, room: room, scratch: scratch, seconds: 40, h264: h264)
         defer { player.terminate() }
         let browser = try ChildProcess(
             "/usr/bin/python3",
@@ -101,7 +103,7 @@ struct PlaySubscriberTests {
         }
         print("PlaySubscriber: Chromium \(line.prefix(900))")
         let stats = try #require(Self.stats(line))
-        #expect(stats.videoCodec == "video/VP8" && stats.audioCodec == "audio/opus", "\(stats)")
+        #expect(stats.videoCodec == (h264 ? "video/H264" : "video/VP8") && stats.audioCodec == "audio/opus", "\(stats)")
         #expect(stats.width == 320 && stats.height == 240, "\(stats)")
     }
 

@@ -53,14 +53,17 @@ struct RecordH264Tests {
             #expect(info.status == 0 && info.output.contains("V_MPEG4/ISO/AVC"), "\(info.output.prefix(600))")
             let duration = try await RecordingChecks.formatDuration(mkv)
             let (samples, rate) = try RecordingChecks.samples(out + "/safari.wav")
-            print("RecordH264: safari.mkv lasts \(duration) s; " + RecordingChecks.toneReport(samples.dropFirst(48_000).prefix(5 * 48_000)))
-            #expect(abs(duration - Self.recordSeconds) <= 0.2, "safari.mkv lasts \(duration) s")
-            #expect(rate == 48_000)
-            RecordingChecks.expectTone(samples.dropFirst(48_000).prefix(5 * 48_000), "safari.wav")
-
             let manifest = try Self.manifest(out)
             let participant = try #require((manifest["participants"] as? [[String: Any]])?.first)
             let file = try #require((participant["files"] as? [[String: Any]])?.first { $0["format"] as? String == "webm" })
+            // The file starts with the first frame (start_ms on the recording's timeline) and runs to its end.
+            let startSeconds = Double(file["start_ms"] as? Int ?? 0) / 1000
+            print("RecordH264: safari.mkv lasts \(duration) s from \(startSeconds) s; "
+                  + RecordingChecks.toneReport(samples.dropFirst(48_000).prefix(5 * 48_000)))
+            #expect(abs(startSeconds + duration - Self.recordSeconds) <= 0.2, "safari.mkv lasts \(duration) s from \(startSeconds) s")
+            #expect(rate == 48_000)
+            RecordingChecks.expectTone(samples.dropFirst(48_000).prefix(5 * 48_000), "safari.wav")
+
             #expect(file["path"] as? String == "safari.mkv" && file["container"] as? String == "matroska", "\(file)")
             let codecs = (file["tracks"] as? [[String: Any]])?.compactMap { $0["codec"] as? String }
             #expect(codecs == ["opus", "h264"], "\(file)")
@@ -128,6 +131,42 @@ struct RecordH264Tests {
             } cleanup: {
                 _ = try? await RecordingChecks.lab("up")
             }
+        }
+    }
+
+    @Test("agentd play of an H.264 Annex B stream, recorded by agentd record: a clean .mkv with every frame")
+    func recordsAgentdPlayH264() async throws {
+        try await SharedResourceLock.lab.withExclusive {
+            let lab = try LabEnvironment.required()
+            let scratch = try ScratchDirectory("play-h264")
+            let room = LabEnvironment.freshRoom("playh264")
+            let out = scratch.path("recording")
+            let player = try ChildProcess(
+                AgentdBinary.path,
+                ["play", "--server", lab.janusWS, "--room", room, "--display", "player", "--audio", try await GeneratedSamples.toneWAV(in: scratch),
+                 "--video", try await GeneratedSamples.h264Stream(in: scratch), "--create", "--loop", "--duration", "40",
+                 "--ice-allow", lab.values["LAB_IFACE"] ?? "agentd-lab0"],
+                name: "agentd play")
+            defer { player.terminate() }
+            // Records once the player publishes in the room it creates.
+            try await pollUntil(timeout: .seconds(30), "agentd play to publish") {
+                let list = try? await runTool(AgentdBinary.path, ["participants", "--server", lab.janusWS, "--room", room])
+                return list?.status == 0 && list?.output.contains("player") == true
+            }
+            let recording = try Self.record(lab, room: room, out: out, seconds: Self.recordSeconds)
+            defer { recording.terminate() }
+            try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
+            #expect(recording.exitStatus == 0, "\(recording.stderr)")
+            let mkv = out + "/player.mkv"
+            #expect(try await RecordingChecks.streamCodecs(mkv).sorted() == ["h264", "opus"])
+            let errors = try await RecordingChecks.decodeErrors(mkv)
+            #expect(errors.isEmpty, "decode errors: \(errors.prefix(600))")
+            let count = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                           "stream=nb_read_frames", "-of", "csv=p=0", mkv])
+            let frames = Int(count.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            print("RecordH264: agentd play's H.264 recorded: \(frames) frames in \(Self.recordSeconds) s")
+            // The recorder's PLI is answered with a keyframe at once: nearly every frame is there.
+            #expect(Double(frames) >= 0.9 * 30 * (Self.recordSeconds - 0.5), "\(frames) frames")
         }
     }
 

@@ -23,6 +23,19 @@ enum GeneratedSamples {
         return scratch.path(name)
     }
 
+    /// `pattern-h264.h264`: 5 s of ffmpeg's test pattern at 320x240, 30 fps, libx264 constrained
+    /// baseline with an IDR every 3 s (a receiver joining between them gets agentd's own), as an
+    /// Annex B elementary stream.
+    static func h264Stream(in scratch: ScratchDirectory) async throws -> String {
+        let path = scratch.path("pattern-h264.h264")
+        let result = try await runTool("/usr/bin/ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-t", "5", "-c:v", "libx264",
+            "-profile:v", "baseline", "-pix_fmt", "yuv420p", "-g", "90", "-b:v", "500k", "-bsf:v", "h264_mp4toannexb",
+            "-f", "h264", path], includeStderr: true)
+        guard result.status == 0 else { throw Failure(description: "ffmpeg exited \(result.status): \(result.output)") }
+        return path
+    }
+
     /// `tone-440.wav` as scripts/make-samples writes it: 48 kHz mono s16, half scale.
     static func toneWAV(in scratch: ScratchDirectory, frequency: Int = 440, seconds: Int = 5) async throws -> String {
         let path = scratch.path("tone-\(frequency).wav")
