@@ -41,7 +41,11 @@ final class ParticipantRecording {
     private let decodeAudio: Bool
     private let reportError: (String) -> Void
 
-    let webm: ParticipantWebM?
+    /// The WebM (or Matroska) file being written: `<name>.webm`, after a codec change
+    /// `<name>.part2.mkv` and so on (``startNextPart(videoCodec:)``).
+    private(set) var webm: ParticipantWebM?
+    /// The parts before `webm`, closed, in order, with the RTP/NTP mappings of their streams.
+    private var earlierParts: [(file: ParticipantWebM, mappings: [MediaKind: RecordingManifest.RTPNTPMapping])] = []
     private var wav: TimelineWAVWriter?
     private var wavError: String?
     private var ogg: OggOpusWriter?
@@ -86,7 +90,28 @@ final class ParticipantRecording {
     }
 
     func trackAdded(kind: MediaKind, codec: MediaCodec) {
+        if kind == .video, let webm, webm.hasVideo, let current = webm.videoCodec, current != codec {
+            startNextPart(videoCodec: codec)
+        }
         webm?.announce(kind: kind, codec: codec)
+    }
+
+    /// The participant's video changed codec (a publisher republishing VP8 as H.264 or VP9): a
+    /// file holds one codec per track, so this part ends and the next begins, on the same
+    /// timeline (its start_ms), named `<name>.part<N>` with the container's extension. Its
+    /// video starts at the new codec's first keyframe; audio goes on into it.
+    private func startNextPart(videoCodec: MediaCodec) {
+        guard let current = webm else { return }
+        close(current)
+        earlierParts.append((current, mappings))
+        let next = ParticipantWebM(directory: directory, baseName: "\(name).part\(earlierParts.count + 1)")
+        if current.audioAnnounced { next.announce(kind: .audio, codec: .opus) }
+        next.announce(kind: .video, codec: videoCodec)
+        webm = next
+        // A new stream: its video is placed and lined up with the audio afresh.
+        mediaAnchors[.video] = nil
+        mappings[.video] = nil
+        alignment.reset()
     }
 
     var mediaAnchors: [MediaKind: RTPTimelineAnchor] = [:]
@@ -97,6 +122,10 @@ final class ParticipantRecording {
     func handle(_ frame: RemoteFrame, ms: Int64) -> [(pcm: [Int16], sample: Int64)] {
         guard isPresent else { return [] }
         count(frame, ms: ms)
+        // A keyframe in another codec than the file's video (no track announcement came first).
+        if frame.kind == .video, frame.isKeyframe, let current = webm?.videoCodec, webm?.hasVideo == true, frame.codec != current {
+            startNextPart(videoCodec: frame.codec)
+        }
         if let webm {
             let failedBefore = webm.error != nil
             webm.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: mediaMs(of: frame, ms: ms),
@@ -227,12 +256,14 @@ final class ParticipantRecording {
         closeStreams()
     }
 
+    private func close(_ part: ParticipantWebM) {
+        let failedBefore = part.error != nil
+        part.close()
+        if !failedBefore, let error = part.error { reportError("\(part.fileName): \(error)") }
+    }
+
     private func closeStreams() {
-        if let webm {
-            let failedBefore = webm.error != nil
-            webm.close()
-            if !failedBefore, let error = webm.error { reportError("\(webm.fileName): \(error)") }
-        }
+        if let webm { close(webm) }
         if let ogg, oggError == nil {
             do { try ogg.close() } catch {
                 oggError = "\(error)"
@@ -251,10 +282,13 @@ final class ParticipantRecording {
 
     var wavPosition: Int64 { wav?.position ?? 0 }
 
+    /// Every WebM/Matroska part, the one being written last.
+    private var parts: [ParticipantWebM] { earlierParts.map(\.file) + (webm.map { [$0] } ?? []) }
+
     /// Paths of the files that exist, for byte counts.
     var filePaths: [String] {
         var names: [String] = []
-        if let webm, webm.exists { names.append(webm.fileName) }
+        names += parts.filter(\.exists).map(\.fileName)
         if wav != nil { names.append("\(name).wav") }
         if ogg != nil { names.append("\(name).opus") }
         return names
@@ -264,8 +298,8 @@ final class ParticipantRecording {
     ///   across them is named `reconnect`.
     func manifestEntry(fileBytes: (String) -> Int64?, connectionGaps: [Range<Int64>] = []) -> RecordingManifest.Participant {
         var files: [RecordingManifest.File] = []
-        if let webm, let file = webm.manifestFile(mappings: mappings, bytes: fileBytes(webm.fileName)) {
-            files.append(file)
+        for (part, partMappings) in earlierParts.map({ ($0.file, $0.mappings) }) + (webm.map { [($0, mappings)] } ?? []) {
+            if let file = part.manifestFile(mappings: partMappings, bytes: fileBytes(part.fileName)) { files.append(file) }
         }
         if let wav {
             var file = RecordingManifest.File(
@@ -287,7 +321,7 @@ final class ParticipantRecording {
         }
         var entry = RecordingManifest.Participant(
             id: id, display: display, name: name, joinedMs: joinedMs, leftMs: leftMs, files: files,
-            stats: stats, resolutionChanges: webm?.resolutionChanges ?? [])
+            stats: stats, resolutionChanges: parts.flatMap(\.resolutionChanges))
         entry.ids = ids
         entry.gaps = (wav?.gaps ?? []).map { gap in
             let startMs = gap.lowerBound / 48, endMs = gap.upperBound / 48

@@ -66,6 +66,40 @@ import Testing
         #expect(files.contains { $0["path"] as? String == "Ann.mkv" && $0["container"] as? String == "matroska" }, "\(files)")
     }
 
+    /// VP8 for 2 s, then (republished) H.264 for 2 s, then VP8 again: three parts on one timeline,
+    /// each decoding clean, the manifest listing them in order with their starts.
+    @Test func aCodecChangeContinuesInTheNextPart() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        var script = RoomEventScript()
+        script.join("1", "Ann", atMs: 0)
+        try script.audio("1", frequency: 440, fromMs: 0, toMs: 6000)
+        script.video("1", frames: try RoomEventScript.encodeVideo(count: 60, width: 160, height: 120), fromMs: 0)
+        script.add(.trackAdded(participantID: "1", kind: .video, codec: .h264), atMs: 2000)
+        script.video("1", frames: Array(try Self.accessUnits().prefix(60)), fromMs: 2000, rtpBase: 90_000_000)
+        // Back to VP8 without an announcement: its keyframe starts the third part.
+        script.video("1", frames: try RoomEventScript.encodeVideo(count: 60, width: 160, height: 120), fromMs: 4000, rtpBase: 5)
+        let recorder = try RoomRecorderTests.makeRecorder(directory)
+        for event in script.events { recorder.submit(event) }
+        let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 6000))
+        #expect(recorder.outputError == nil)
+
+        let files = try #require(manifest.participants.first?.files.filter { $0.format == "webm" })
+        #expect(files.map(\.path) == ["Ann.webm", "Ann.part2.mkv", "Ann.part3.webm"], "\(files.map(\.path))")
+        #expect(files.map { $0.tracks.map(\.codec) } == [["opus", "vp8"], ["opus", "h264"], ["opus", "vp8"]])
+        let starts = files.map(\.startMs)
+        #expect(starts[0] < 100 && abs(starts[1] - 2000) < 150 && abs(starts[2] - 4000) < 150, "\(starts)")
+        for (file, video) in zip(files, ["vp8,160,120", "h264,320,240", "vp8,160,120"]) {
+            let media = try await RoomRecorderTests.inspectWebM(directory.file(file.path))
+            #expect(media.streams == [video, "opus"].sorted(), "\(file.path): \(media.streams)")
+            #expect(media.decodeErrors == "", "\(file.path): \(media.decodeErrors)")
+            #expect(media.mkvinfo == 0, "\(file.path)")
+            // Each part runs until the next begins: the parts tile the timeline.
+            #expect(abs(file.startMs + (file.durationMs ?? 0) - (file == files.last ? 6000 : 2000 * Int64(files.firstIndex(of: file)! + 1))) < 150,
+                    "\(file.path): \(file.startMs) + \(file.durationMs ?? 0)")
+        }
+    }
+
     @Test func vp8StaysInWebM() async throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
