@@ -61,6 +61,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "multiple of it in media time, both tracks on one clock (0: off, the tone and square)")
     p.add_argument("--no-audio", action="store_true")
     p.add_argument("--no-video", action="store_true")
+    p.add_argument("--video-codec", choices=["vp8", "vp9", "h264"], help="offer only this video codec (default: aiortc's order, VP8 first)")
+    p.add_argument("--republish-after", type=float, default=0.0, metavar="S",
+                   help="after S seconds of READY, unpublish and publish again (a new PeerConnection) with "
+                        "--republish-codec: a publisher switching codec mid-call; prints REPUBLISHED")
+    p.add_argument("--republish-codec", choices=["vp8", "vp9", "h264"], default="h264")
     p.add_argument("--join-on-stdin", action="store_true",
                    help="connect and attach, print WAITING, and join only when a line arrives on stdin "
                         "(a test's late joiner, with Python's start-up already behind it)")
@@ -127,6 +132,33 @@ def add_synthetic_media(pc: RTCPeerConnection, args: argparse.Namespace) -> Call
     return stop_sender
 
 
+def prefer_video_codec(pc: RTCPeerConnection, codec: str | None) -> None:
+    """Offers only `codec` (and its RTX) on the video transceiver."""
+    if not codec:
+        return
+    from aiortc.rtcrtpsender import RTCRtpSender
+    wanted = [c for c in RTCRtpSender.getCapabilities("video").codecs
+              if c.mimeType.lower() == f"video/{codec}" or c.mimeType.lower() == "video/rtx"]
+    for transceiver in pc.getTransceivers():
+        if transceiver.kind == "video":
+            transceiver.setCodecPreferences(wanted)
+
+
+async def publish(handle, pc: RTCPeerConnection, args: argparse.Namespace, codec: str | None) -> None:
+    """Offers what `pc` holds to Janus (configure) and applies the answer."""
+    prefer_video_codec(pc, codec)
+    await pc.setLocalDescription(await pc.createOffer())  # aiortc gathers fully here
+    offer = {"type": pc.localDescription.type, "sdp": pc.localDescription.sdp}
+    body = {"request": "configure", "audio": not args.no_audio, "video": not args.no_video}
+    if codec:
+        body["videocodec"] = codec
+    data, jsep = await handle.message(body, jsep=offer)
+    if data.get("configured") != "ok" or not jsep:
+        raise RuntimeError(f"unexpected configure reply: {data}")
+    await pc.setRemoteDescription(RTCSessionDescription(sdp=jsep["sdp"], type=jsep["type"]))
+    await handle.trickle_completed()
+
+
 async def run(args: argparse.Namespace,
               add_media: Callable[[RTCPeerConnection, argparse.Namespace], Callable[[], None]] = add_synthetic_media
               ) -> int:
@@ -142,7 +174,7 @@ async def run(args: argparse.Namespace,
     client = JanusClient(args.ws, token=token, verbose=args.verbose)
     pc = RTCPeerConnection(rtc_configuration())
     handle = None
-    joined = published = False
+    joined = published = republishing = False
     failure: str | None = None
     cleanup: Callable[[], None] | None = None
     try:
@@ -184,16 +216,8 @@ async def run(args: argparse.Namespace,
         my_id = data["id"]
 
         cleanup = add_media(pc, args)
-
-        await pc.setLocalDescription(await pc.createOffer())  # aiortc gathers fully here
-        offer = {"type": pc.localDescription.type, "sdp": pc.localDescription.sdp}
-        data, jsep = await handle.message({"request": "configure", "audio": not args.no_audio,
-                                           "video": not args.no_video}, jsep=offer)
-        if data.get("configured") != "ok" or not jsep:
-            raise RuntimeError(f"unexpected configure reply: {data}")
+        await publish(handle, pc, args, args.video_codec)
         published = True
-        await pc.setRemoteDescription(RTCSessionDescription(sdp=jsep["sdp"], type=jsep["type"]))
-        await handle.trickle_completed()
         await wait_connected(pc, args.connect_timeout)
 
         print("READY " + json.dumps({"id": my_id, "room": args.room}), flush=True)
@@ -203,6 +227,8 @@ async def run(args: argparse.Namespace,
             while True:
                 ev = await handle.events.get()
                 kind = ev.get("janus")
+                if kind == "hangup" and republishing:
+                    continue  # the unpublished PeerConnection's end
                 if kind == "hangup":
                     failure = f"Janus hung up: {ev.get('reason')}"
                     stop.set()
@@ -212,11 +238,40 @@ async def run(args: argparse.Namespace,
                 elif args.verbose:
                     log("event:", json.dumps(ev)[:300])
 
+        async def republish() -> None:
+            nonlocal failure
+            try:
+                await republish_once()
+            except Exception as exc:
+                failure = f"republishing failed: {exc}"
+                stop.set()
+
+        async def republish_once() -> None:
+            nonlocal pc, cleanup, published, republishing
+            await asyncio.sleep(args.republish_after)
+            republishing = True
+            if cleanup is not None:
+                cleanup()
+                cleanup = None
+            await handle.message({"request": "unpublish"})
+            published = False
+            await pc.close()
+            pc = RTCPeerConnection(rtc_configuration())
+            cleanup = add_media(pc, args)
+            await publish(handle, pc, args, args.republish_codec)
+            published = True
+            await wait_connected(pc, args.connect_timeout)
+            republishing = False
+            print("REPUBLISHED " + json.dumps({"codec": args.republish_codec}), flush=True)
+
         watchers = [asyncio.create_task(watch_janus()), asyncio.create_task(client.closed.wait())]
+        republisher = asyncio.create_task(republish()) if args.republish_after > 0 else None
         waits = [asyncio.create_task(stop.wait())] + watchers
         if args.duration > 0:
             waits.append(asyncio.create_task(asyncio.sleep(args.duration)))
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if republisher is not None:
+            republisher.cancel()
         for t in waits:
             t.cancel()
         if client.closed.is_set():
