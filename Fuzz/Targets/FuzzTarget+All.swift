@@ -1,8 +1,8 @@
 /// Every target, one per parser of untrusted bytes.
 extension FuzzTarget {
     public static let all: [FuzzTarget] = [
-        .rtp, .rtcp, .sdp, .iceCandidate, .dcep, .janusJSON, .vp8, .vp9, .h264, .jitterBuffer, .receiveStream, .webm, .ivf,
-        .oggOpus, .janusToken, .recipe, .http, .h264ParameterSets,
+        .rtp, .rtcp, .sdp, .iceCandidate, .iceServer, .dcep, .janusJSON, .vp8, .vp9, .h264, .jitterBuffer, .receiveStream, .webm,
+        .ivf, .oggOpus, .janusToken, .recipe, .http, .h264ParameterSets,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? {

@@ -44,7 +44,8 @@ extension FuzzTarget {
     private static let apiToken = "fuzz-api-token-0123456789"
     /// Roots that do not exist, so a body's `out` is only ever checked, never found or made.
     private static let daemonSettings = ServeSettings(
-        outputRoot: "/nonexistent/agentd-fuzz/recordings", maxJobs: 4, defaultServer: "ws://10.77.0.2:8188/", iceAddresses: ["10.77.0.1"],
+        outputRoot: "/nonexistent/agentd-fuzz/recordings", maxJobs: 4, defaultServer: "ws://10.77.0.2:8188/",
+        ice: .ice(ICEConfiguration(addresses: ["10.77.0.1"]), credentials: nil),
         mediaRoot: "/nonexistent/agentd-fuzz/media")
     private static let requestTime = Date(timeIntervalSince1970: 1_700_000_000)
 

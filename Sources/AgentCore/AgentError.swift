@@ -20,6 +20,9 @@ public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
     case signalingFailed(String)
     /// The media connection (ICE, DTLS) did not come up.
     case mediaFailed(String)
+    /// The relay policy is set (``ICETransportPolicy/relay``) and no TURN server gave us a relayed
+    /// candidate: it refused the credentials or did not answer. Nothing else may carry the media.
+    case relayUnavailable(String)
     /// The server refused the token, and the token's own expiry has passed.
     case tokenExpired(expiredAt: Date)
     /// The server refused the token (wrong signature, revoked, missing).
@@ -55,6 +58,7 @@ public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreachable: "unreachable"
         case .signalingFailed: "signaling_failed"
         case .mediaFailed: "media_failed"
+        case .relayUnavailable: "relay_unavailable"
         case .tokenExpired: "token_expired"
         case .tokenRefused: "token_refused"
         case .tokenLacksPlugin: "token_lacks_plugin"
@@ -87,6 +91,7 @@ public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreachable(let server, let reason): "cannot reach \(server): \(reason)"
         case .signalingFailed(let reason): "signaling failed: \(reason)"
         case .mediaFailed(let reason): "the media connection failed: \(reason)"
+        case .relayUnavailable(let reason): "no TURN relay: \(reason)"
         case .tokenExpired(let date): "the token expired at \(date)"
         case .tokenRefused(let reason): "the token was refused: \(reason)"
         case .tokenLacksPlugin(let reason): "the token does not grant the room plugin: \(reason)"

@@ -14,10 +14,13 @@ public struct RoomCredentials: Sendable, Equatable {
     /// The room's pin, or a room token where the platform has those. Janus also sets it on a
     /// room that the join creates.
     public var pin: String?
+    /// The username and password for the join's TURN servers (``ICEConfiguration/servers``).
+    public var iceServer: ICEServerCredentials?
 
-    public init(token: String? = nil, pin: String? = nil) {
+    public init(token: String? = nil, pin: String? = nil, iceServer: ICEServerCredentials? = nil) {
         self.token = token
         self.pin = pin
+        self.iceServer = iceServer
     }
 
     /// No token, no pin.
@@ -31,8 +34,10 @@ public struct RoomCredentials: Sendable, Equatable {
 }
 
 extension RoomCredentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The TURN credentials appear only when there are some, each part redacted.
     public var description: String {
-        "RoomCredentials(token: \(Self.redacted(token)), pin: \(Self.redacted(pin)))"
+        let iceServer = self.iceServer.map { ", iceServer: \($0)" } ?? ""
+        return "RoomCredentials(token: \(Self.redacted(token)), pin: \(Self.redacted(pin))\(iceServer))"
     }
 
     public var debugDescription: String { description }
@@ -40,6 +45,9 @@ extension RoomCredentials: CustomStringConvertible, CustomDebugStringConvertible
     /// Children that are the redacted strings, so `dump`, `Mirror(reflecting:)` walks and the
     /// default printing of a value holding credentials see no secret either.
     public var customMirror: Mirror {
-        Mirror(self, children: ["token": Self.redacted(token), "pin": Self.redacted(pin)], displayStyle: .struct)
+        var children: [Mirror.Child] = [("token", Self.redacted(token)), ("pin", Self.redacted(pin))]
+        // Its own mirror redacts both parts.
+        if let iceServer { children.append(("iceServer", iceServer)) }
+        return Mirror(self, children: children, displayStyle: .struct)
     }
 }

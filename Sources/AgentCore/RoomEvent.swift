@@ -16,6 +16,10 @@ public enum RoomEvent: Sendable {
     /// a recovery as ``ConnectionState/connected`` again. Tracks and frames stop during the gap;
     /// users still present are announced again only if they left meanwhile.
     case connectionState(ConnectionState, at: Date)
+    /// The media connection's ICE selected this candidate pair: at the first connect, and again
+    /// when a new connection (a reconnect) or an ICE restart selects one. Says whether the media
+    /// comes through a TURN relay.
+    case iceSelectedPair(ICESelectedPair, at: Date)
     /// Periodic per-track receive statistics.
     case statistics(participantID: String, kind: MediaKind, ReceiveStreamStatistics)
 }

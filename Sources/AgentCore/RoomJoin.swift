@@ -21,9 +21,10 @@ public struct RoomJoin: Sendable, Equatable {
     /// forgets rooms created at runtime when it restarts); without it a missing room is
     /// ``AgentError/roomNotFound(room:)``.
     public var create: Bool
-    /// IPv4 addresses to gather ICE candidates on: ``ICEAllowList/resolve()``'s result, as every
-    /// copy carries it today.
-    public var iceAddresses: [String]
+    /// How ICE gathers and which candidates it uses: the addresses (``ICEAllowList/resolve()``'s
+    /// result), the STUN and TURN servers and the transport policy. The TURN credentials are
+    /// ``RoomCredentials/iceServer``.
+    public var ice: ICEConfiguration
     public var timeouts: RoomTimeouts
     /// How to retry after a drop; ``ReconnectPolicy/never`` ends the channel at the first one.
     public var reconnect: ReconnectPolicy
@@ -41,9 +42,15 @@ public struct RoomJoin: Sendable, Equatable {
         self.display = display
         self.role = role
         self.create = create
-        self.iceAddresses = iceAddresses
+        self.ice = ICEConfiguration(addresses: iceAddresses)
         self.timeouts = timeouts
         self.reconnect = reconnect
+    }
+
+    /// ``ice``'s addresses: where host candidates are gathered.
+    public var iceAddresses: [String] {
+        get { ice.addresses }
+        set { ice.addresses = newValue }
     }
 
     /// The URL the signaling goes to (``RoomEndpoint/server``).

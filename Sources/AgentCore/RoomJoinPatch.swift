@@ -19,8 +19,12 @@ public struct RoomJoinPatch: Sendable, Equatable {
     /// Only `true` changes the join (a flag can add `--create`, not take it away); `false` keeps
     /// the join's own, as nil does.
     public var create: Bool?
-    /// The token and pin to use instead; a nil field keeps the current one. Redacted in every
-    /// textual form of the patch, as in ``RoomCredentials``.
+    /// Replaces the join's whole ICE configuration (addresses, servers, policy): the process's
+    /// own, from `--ice-*` flags, their environment variables or the daemon's config, laid over
+    /// every join it makes.
+    public var ice: ICEConfiguration?
+    /// The token, pin and TURN credentials to use instead; a nil field keeps the current one.
+    /// Redacted in every textual form of the patch, as in ``RoomCredentials``.
     public var credentials: RoomCredentials
 
     /// The labels and order are RecipeOverrides', without its duration.
@@ -42,6 +46,7 @@ public struct RoomJoinPatch: Sendable, Equatable {
         if let room, case .janus(let server, _) = result.endpoint { result.endpoint = .janus(server: server, room: room) }
         if let display { result.display = display }
         if create == true { result.create = true }
+        if let ice { result.ice = ice }
         return result
     }
 
@@ -50,7 +55,16 @@ public struct RoomJoinPatch: Sendable, Equatable {
         var result = credentials
         if let token = self.credentials.token { result.token = token }
         if let pin = self.credentials.pin { result.pin = pin }
+        if let iceServer = self.credentials.iceServer { result.iceServer = iceServer }
         return result
+    }
+
+    /// A patch of the ICE settings alone: what a process lays over every join it makes.
+    public static func ice(_ ice: ICEConfiguration, credentials: ICEServerCredentials?) -> RoomJoinPatch {
+        var patch = RoomJoinPatch()
+        patch.ice = ice
+        patch.credentials.iceServer = credentials
+        return patch
     }
 
     private static func endpoint(_ endpoint: RoomEndpoint, server: String) -> RoomEndpoint {

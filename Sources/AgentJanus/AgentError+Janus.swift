@@ -22,7 +22,7 @@ extension AgentError {
         case let janus as JanusError:
             return AgentError(janus, server: server, room: room, token: token, now: now)
         case let peer as PeerConnectionError:
-            return .mediaFailed("\(peer)")
+            return AgentError(peer)
         default:
             return .protocolViolation("\(error)")
         }

@@ -129,7 +129,8 @@ public actor JanusAudience {
         self.sink = sink
         token = configuration.credentials.token
         media = SubscriberMedia(
-            loop: loop, localAddresses: configuration.join.iceAddresses, tickInterval: configuration.tickInterval,
+            loop: loop, ice: configuration.join.ice, iceServerCredentials: configuration.credentials.iceServer,
+            tickInterval: configuration.tickInterval,
             statisticsInterval: configuration.statisticsInterval, sink: sink)
         driver = LinkDriver(configuration: Self.linkConfiguration(configuration.join))
         driver.bind(self)

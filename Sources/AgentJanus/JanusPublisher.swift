@@ -20,6 +20,8 @@ public actor JanusPublisher {
     public let join: RoomJoin
     /// The pin for the join (and for a room the join creates); the token went to the connection.
     private let pin: String?
+    /// The TURN servers' credentials, for the media connection.
+    private let iceServerCredentials: ICEServerCredentials?
     public nonisolated let loop: EventLoop
     private let sink: @Sendable (RoomEvent) -> Void
     private let connection: JanusConnection
@@ -33,6 +35,7 @@ public actor JanusPublisher {
     public init(join: RoomJoin, credentials: RoomCredentials, loop: EventLoop, sink: @escaping @Sendable (RoomEvent) -> Void) {
         self.join = join
         pin = credentials.pin
+        iceServerCredentials = credentials.iceServer
         self.loop = loop
         self.sink = sink
         connection = JanusConnection(url: join.server, loop: loop, token: credentials.token)
@@ -59,7 +62,7 @@ public actor JanusPublisher {
     ///   ``JanusError``.
     public func publish(tracks: [TrackOffer], dataChannel: Bool) async throws -> RoomPublication {
         guard let videoRoom, let joined else { throw JanusPublisherError.notStarted }
-        let media = try PublisherMedia(loop: loop, localAddresses: join.iceAddresses)
+        let media = try PublisherMedia(loop: loop, ice: join.ice, iceServerCredentials: iceServerCredentials)
         self.media = media
         let offer = try await media.offer(tracks: tracks, dataChannelLabel: dataChannel ? VideoRoom.dataChannelLabel : nil)
         let answer = try await publish(offer, tracks: tracks, on: videoRoom)

@@ -1,3 +1,4 @@
+import AgentCore
 import AgentTransport
 import AgentWire
 import Foundation
@@ -32,19 +33,23 @@ public final class PeerConnection: @unchecked Sendable {
         /// longer than SCTP retransmits): no data moves on this PeerConnection any more, though
         /// media may. Not called when we close it.
         public var onDataTransportLost: () -> Void
+        /// ICE selected a candidate pair (at the first connect, again after an ICE restart).
+        public var onSelectedPair: (ICESelectedPair) -> Void
 
         public init(
             onState: @escaping (State) -> Void = { _ in },
             onRTP: @escaping (RTPHeader, UnsafeRawBufferPointer) -> Void = { _, _ in },
             onRTCP: @escaping ([RTCPPacket]) -> Void = { _ in },
             onDataChannel: @escaping (DataChannelRegistry.Event) -> Void = { _ in },
-            onDataTransportLost: @escaping () -> Void = {}
+            onDataTransportLost: @escaping () -> Void = {},
+            onSelectedPair: @escaping (ICESelectedPair) -> Void = { _ in }
         ) {
             self.onState = onState
             self.onRTP = onRTP
             self.onRTCP = onRTCP
             self.onDataChannel = onDataChannel
             self.onDataTransportLost = onDataTransportLost
+            self.onSelectedPair = onSelectedPair
         }
     }
 
@@ -65,9 +70,16 @@ public final class PeerConnection: @unchecked Sendable {
     }
 
     public let loop: EventLoop
-    public let localAddresses: [String]
+    /// Where ICE gathers, its STUN and TURN servers and its policy.
+    public let iceConfiguration: ICEConfiguration
+    /// The TURN servers' username and password; only ever handed to the ICE agent.
+    let iceServerCredentials: ICEServerCredentials?
+    public var localAddresses: [String] { iceConfiguration.addresses }
     public let certificate: DTLSCertificate
     public internal(set) var state: State = .new
+    /// The candidate pair ICE selected last: the path the media takes (through a TURN relay when
+    /// its local end is `relay`). nil until ICE has selected one.
+    public internal(set) var selectedPair: ICESelectedPair?
     public internal(set) var counters = Counters()
     /// The stream id of the data channel we opened, once open was sent.
     public internal(set) var dataChannelStreamID: UInt16?
@@ -108,17 +120,20 @@ public final class PeerConnection: @unchecked Sendable {
     }
 
     /// - Parameters:
-    ///   - localAddresses: IPv4 addresses to gather ICE candidates on (``ICEAllowList/resolve()``).
+    ///   - ice: where ICE gathers (IPv4 addresses from ``ICEAllowList/resolve()``), its STUN and
+    ///     TURN servers and its policy (``ICETransportPolicy/relay``: relayed candidates only).
+    ///   - iceServerCredentials: the TURN servers' username and password.
     ///   - certificate: our DTLS certificate; a new one per connection when nil.
     ///   - iceConsentFreshness: check the path with RFC 7675 consent requests, so a peer that
     ///     vanishes makes the connection fail (and ``State/failed(_:)`` be reported) instead of
     ///     going quiet for ever.
-    public init(loop: EventLoop, localAddresses: [String], certificate: DTLSCertificate? = nil, handlers: Handlers = Handlers(),
-                iceConsentFreshness: Bool = false)
+    public init(loop: EventLoop, ice: ICEConfiguration, iceServerCredentials: ICEServerCredentials? = nil,
+                certificate: DTLSCertificate? = nil, handlers: Handlers = Handlers(), iceConsentFreshness: Bool = false)
         throws(PeerConnectionError)
     {
         self.loop = loop
-        self.localAddresses = localAddresses
+        iceConfiguration = ice
+        self.iceServerCredentials = iceServerCredentials
         self.iceConsentFreshness = iceConsentFreshness
         if let certificate {
             self.certificate = certificate
@@ -130,6 +145,16 @@ public final class PeerConnection: @unchecked Sendable {
             }
         }
         self.handlers = handlers
+    }
+
+    /// A connection whose ICE gathers host candidates on `localAddresses` only, with no servers.
+    public convenience init(loop: EventLoop, localAddresses: [String], certificate: DTLSCertificate? = nil,
+                            handlers: Handlers = Handlers(), iceConsentFreshness: Bool = false)
+        throws(PeerConnectionError)
+    {
+        try self.init(
+            loop: loop, ice: ICEConfiguration(addresses: localAddresses), certificate: certificate, handlers: handlers,
+            iceConsentFreshness: iceConsentFreshness)
     }
 
     // MARK: Answering an offer (Janus subscriptions)
@@ -231,8 +256,8 @@ public final class PeerConnection: @unchecked Sendable {
         let agent: ICEAgent
         do {
             agent = try ICEAgent(
-                loop: loop, role: controlling ? .controlling : .controlled, localAddresses: localAddresses,
-                consentFreshness: iceConsentFreshness,
+                loop: loop, role: controlling ? .controlling : .controlled, ice: iceConfiguration,
+                serverCredentials: iceServerCredentials, consentFreshness: iceConsentFreshness,
                 onEvent: { [weak self] event in self?.handleICEEvent(event) },
                 onDatagram: { [weak self] bytes in self?.handleDatagram(bytes) })
             ice = agent
@@ -249,6 +274,9 @@ public final class PeerConnection: @unchecked Sendable {
             guard let pending = pendingNegotiation, let ice else { return }
             pendingNegotiation = nil
             do {
+                // Under the relay policy an offer or answer without a relayed candidate could
+                // only fail later, for a reason nobody could read from it.
+                try ice.checkCandidatesForPolicy()
                 let credentials = try ice.localCredentials()
                 // SDP attribute values go without the "candidate:" name.
                 let candidates = try ice.localCandidateAttributes().map { attribute in
@@ -269,7 +297,10 @@ public final class PeerConnection: @unchecked Sendable {
         case .stateChanged(.failed):
             iceFailed = true
             fail(.iceFailed)
-        case .stateChanged, .selectedPair:
+        case .selectedPair(let pair):
+            selectedPair = pair
+            handlers.onSelectedPair(pair)
+        case .stateChanged:
             break
         }
     }

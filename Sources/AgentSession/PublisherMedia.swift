@@ -32,12 +32,14 @@ public final class PublisherMedia: Sendable {
     }
 
     /// - Parameters:
-    ///   - localAddresses: IPv4 addresses to gather ICE candidates on (``ICEAllowList/resolve()``).
+    ///   - ice: where ICE gathers (``ICEAllowList/resolve()``'s addresses), its STUN and TURN
+    ///     servers and its policy; `iceServerCredentials` the TURN credentials.
     ///   - onFailure: called on the loop, at most once, with the reason when the connection
     ///     fails (ICE, DTLS), before or after ``waitConnected(timeout:)``: how a platform learns of a
     ///     media connection that dies after the publish.
     public init(
-        loop: EventLoop, localAddresses: [String], onFailure: (@Sendable (String) -> Void)? = nil
+        loop: EventLoop, ice: ICEConfiguration, iceServerCredentials: ICEServerCredentials? = nil,
+        onFailure: (@Sendable (String) -> Void)? = nil
     ) throws(PeerConnectionError) {
         self.loop = loop
         var handlers = PeerConnection.Handlers()
@@ -46,8 +48,21 @@ public final class PublisherMedia: Sendable {
                 if case .failed(let reason) = state { onFailure(reason) }
             }
         }
-        peer = try PeerConnection(loop: loop, localAddresses: localAddresses, handlers: handlers)
+        peer = try PeerConnection(loop: loop, ice: ice, iceServerCredentials: iceServerCredentials, handlers: handlers)
         state = LoopBound(State(), loop: loop)
+    }
+
+    /// Sending media whose connection gathers host candidates on `localAddresses` only.
+    public convenience init(
+        loop: EventLoop, localAddresses: [String], onFailure: (@Sendable (String) -> Void)? = nil
+    ) throws(PeerConnectionError) {
+        try self.init(loop: loop, ice: ICEConfiguration(addresses: localAddresses), onFailure: onFailure)
+    }
+
+    /// The candidate pair ICE selected for this connection, nil before it did.
+    public func selectedPair() async -> ICESelectedPair? {
+        let peer = self.peer
+        return try? await loop.submit { peer.selectedPair }
     }
 
     /// Gathers candidates and returns our offer (we are ICE-controlling).

@@ -1,3 +1,4 @@
+import AgentCore
 import AgentWire
 import Foundation
 
@@ -74,8 +75,10 @@ extension SubscriberMedia {
             onDataChannel: { event in
                 if case .message(let message) = event { sink(.data(participantID: nil, payload: message.payload, at: Date())) }
             },
-            onDataTransportLost: { handlers.onDataTransportLost() })
-        let made = try PeerConnection(loop: loop, localAddresses: localAddresses, handlers: peerHandlers, iceConsentFreshness: true)
+            onDataTransportLost: { handlers.onDataTransportLost() },
+            onSelectedPair: { pair in sink(.iceSelectedPair(pair, at: Date())) })
+        let made = try PeerConnection(
+            loop: loop, ice: ice, iceServerCredentials: iceServerCredentials, handlers: peerHandlers, iceConsentFreshness: true)
         let peer = state.withLock { state in
             if let existing = state.peer { return existing }
             state.peer = made

@@ -31,8 +31,12 @@ public final class SubscriberMedia: Sendable {
     }
 
     public let loop: EventLoop
+    /// Where each link's PeerConnection gathers, through which servers, under which policy.
+    public let ice: ICEConfiguration
+    /// The TURN servers' username and password.
+    let iceServerCredentials: ICEServerCredentials?
     /// IPv4 addresses each link's PeerConnection gathers ICE candidates on.
-    public let localAddresses: [String]
+    public var localAddresses: [String] { ice.addresses }
     public let router: SubscriptionRouter
     let sink: @Sendable (RoomEvent) -> Void
     let ticker: StreamTicker
@@ -48,19 +52,32 @@ public final class SubscriberMedia: Sendable {
     }
 
     /// - Parameters:
+    ///   - ice: each link's ICE configuration; `iceServerCredentials` its TURN credentials.
     ///   - tickInterval: how often stream timers run (NACK, PLI/FIR, receiver reports).
     ///   - statisticsInterval: how often every track's statistics reach `sink`.
+    ///   - sink: the room events: media, statistics, and each link's selected ICE pair.
     public init(
-        loop: EventLoop, localAddresses: [String], tickInterval: Duration, statisticsInterval: Duration,
-        sink: @escaping @Sendable (RoomEvent) -> Void
+        loop: EventLoop, ice: ICEConfiguration, iceServerCredentials: ICEServerCredentials? = nil, tickInterval: Duration,
+        statisticsInterval: Duration, sink: @escaping @Sendable (RoomEvent) -> Void
     ) {
         self.loop = loop
-        self.localAddresses = localAddresses
+        self.ice = ice
+        self.iceServerCredentials = iceServerCredentials
         self.sink = sink
         self.tickInterval = tickInterval
         router = SubscriptionRouter(loop: loop, sink: sink)
         ticker = StreamTicker(
             router: router, sink: sink, statisticsEvery: Self.ticksPerReport(tick: tickInterval, statistics: statisticsInterval))
+    }
+
+    /// Receiving media whose connections gather host candidates on `localAddresses` only.
+    public convenience init(
+        loop: EventLoop, localAddresses: [String], tickInterval: Duration, statisticsInterval: Duration,
+        sink: @escaping @Sendable (RoomEvent) -> Void
+    ) {
+        self.init(
+            loop: loop, ice: ICEConfiguration(addresses: localAddresses), tickInterval: tickInterval,
+            statisticsInterval: statisticsInterval, sink: sink)
     }
 
     /// How many ticks make one statistics interval: at least one, and no trap for a zero or

@@ -1,3 +1,4 @@
+import AgentCore
 import CAgentShims
 import CNice
 import Foundation
@@ -7,9 +8,19 @@ import Foundation
 ///
 /// A thin wrapper over libnice. libnice is GLib-based and calls back on the `GMainContext` it was
 /// created with, so the agent belongs to one ``EventLoop``: every method must be called on that
-/// loop (asserted), and handlers are called there too. No STUN or TURN servers are configured, so
-/// only host candidates on the allowed addresses are gathered, and UPnP and ICE-TCP are off: the
-/// agent never sends anything except to the peer's candidates.
+/// loop (asserted), and handlers are called there too. Host candidates are gathered on the
+/// allowed addresses only, and UPnP and ICE-TCP are off: the agent sends nothing except to the
+/// peer's candidates and to the STUN and TURN servers of its ``ICEConfiguration``.
+///
+/// **TURN** (RFC 8656): each `turn:` server is handed to libnice with `nice_agent_set_relay_info`
+/// before gathering (UDP or TCP to the server; the relayed transport is UDP either way), which
+/// allocates a relayed candidate with the long-term credentials (RFC 8489 §9.2).
+/// **Relay policy** (W3C `iceTransportPolicy: "relay"`): libnice's `force-relay` property, which
+/// keeps host and server-reflexive candidates out of the local candidate list and out of the
+/// connectivity checks, so the SDP carries only relayed candidates and no pair but a relayed one
+/// is tried. ``localCandidates()`` filters by type as well, so an SDP can never carry another.
+/// A gathering that ends without a relayed candidate is ``ICEAgentError/noRelayCandidate(servers:timedOut:)``
+/// (``checkCandidatesForPolicy()``).
 ///
 /// Events raised by libnice while one of our own methods is running (libnice emits some signals
 /// synchronously, for example gathering-done inside `gather`) are held back and delivered when the
@@ -33,8 +44,8 @@ public final class ICEAgent: @unchecked Sendable {
         /// All local candidates are known (``localCandidates`` is complete).
         case gatheringDone
         case stateChanged(State)
-        /// libnice picked a pair: local and remote candidate attributes.
-        case selectedPair(local: String, remote: String)
+        /// libnice picked a pair (again after a restart): the path the media takes.
+        case selectedPair(ICESelectedPair)
     }
 
     public struct Credentials: Sendable, Equatable {
@@ -52,8 +63,10 @@ public final class ICEAgent: @unchecked Sendable {
 
     public let loop: EventLoop
     public let role: Role
+    /// Where host candidates are gathered, the STUN and TURN servers, the transport policy.
+    public let ice: ICEConfiguration
     /// The IPv4 addresses candidates are gathered on.
-    public let localAddresses: [String]
+    public var localAddresses: [String] { ice.addresses }
 
     private var agent: OpaquePointer?
     private let streamID: guint
@@ -69,25 +82,35 @@ public final class ICEAgent: @unchecked Sendable {
     private var apiDepth = 0
     private var heldEvents: [Event] = []
 
-    /// Creates the agent on `loop` (call this on the loop). `localAddresses` are the IPv4
+    /// Creates the agent on `loop` (call this on the loop). `ice.addresses` are the IPv4
     /// addresses from ``ICEAllowList/resolve()``; libnice gathers only on them.
     ///
     /// - Parameters:
+    ///   - ice: addresses, STUN/TURN servers and policy, checked first
+    ///     (``ICEConfiguration/check(credentials:)``).
+    ///   - serverCredentials: the TURN servers' username and password; handed to libnice only.
     ///   - consentFreshness: send RFC 7675 consent checks on the selected pair; without answers
     ///     for 30 s the state becomes ``State/failed``.
     ///   - onEvent: gathering and connection state, on the loop.
     ///   - onDatagram: each received datagram, on the loop. The buffer is valid only during the
     ///     call, so the receive path can parse in place without copying.
     public init(
-        loop: EventLoop, role: Role, localAddresses: [String], consentFreshness: Bool = false,
+        loop: EventLoop, role: Role, ice: ICEConfiguration, serverCredentials: ICEServerCredentials? = nil,
+        consentFreshness: Bool = false,
         onEvent: @escaping (Event) -> Void = { _ in },
         onDatagram: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }
     ) throws(ICEAgentError) {
         loop.assertInLoop()
+        let localAddresses = ice.addresses
         guard !localAddresses.isEmpty else { throw .creationFailed("no local addresses to gather on") }
+        do {
+            try ice.check(credentials: serverCredentials)
+        } catch {
+            throw .configuration(error)
+        }
         self.loop = loop
         self.role = role
-        self.localAddresses = localAddresses
+        self.ice = ice
         self.eventHandler = onEvent
         self.datagramHandler = onDatagram
 
@@ -120,6 +143,12 @@ public final class ICEAgent: @unchecked Sendable {
             g_object_unref(object)
             throw .creationFailed("nice_agent_add_stream")
         }
+        do {
+            try Self.configureServers(agent, streamID: streamID, ice: ice, credentials: serverCredentials)
+        } catch {
+            g_object_unref(object)
+            throw error
+        }
         self.agent = agent
         self.streamID = streamID
         self.callbackTarget = Unmanaged.passRetained(ICECallbackTarget())
@@ -143,6 +172,17 @@ public final class ICEAgent: @unchecked Sendable {
             throw .allowList(error)
         }
         try self.init(loop: loop, role: role, localAddresses: addresses, onEvent: onEvent, onDatagram: onDatagram)
+    }
+
+    /// Creates an agent that gathers host candidates on `localAddresses` only: no servers.
+    public convenience init(
+        loop: EventLoop, role: Role, localAddresses: [String], consentFreshness: Bool = false,
+        onEvent: @escaping (Event) -> Void = { _ in },
+        onDatagram: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }
+    ) throws(ICEAgentError) {
+        try self.init(
+            loop: loop, role: role, ice: ICEConfiguration(addresses: localAddresses), consentFreshness: consentFreshness,
+            onEvent: onEvent, onDatagram: onDatagram)
     }
 
     deinit {
@@ -199,12 +239,25 @@ public final class ICEAgent: @unchecked Sendable {
                 guard let sdp = nice_agent_generate_local_candidate_sdp(agent, candidate) else { continue }
                 defer { g_free(sdp) }
                 // libnice writes what RFC 5245 allows, so this only fails on a libnice bug.
-                if let parsed = try? ICECandidate(sdpAttribute: String(cString: sdp)) {
+                // Under the relay policy only relayed candidates may leave (force-relay already
+                // keeps the others out; this makes sure of it).
+                if let parsed = try? ICECandidate(sdpAttribute: String(cString: sdp)),
+                    ice.policy == .all || parsed.kind == .relay
+                {
                     result.append(parsed)
                 }
             }
             return result
         }
+    }
+
+    /// After ``Event/gatheringDone``: under the relay policy, throws when no TURN server gave a
+    /// relayed candidate (it refused the credentials, or did not answer in time). An SDP without
+    /// candidates would only fail later, and for a reason nobody could read from it.
+    public func checkCandidatesForPolicy() throws(ICEAgentError) {
+        guard ice.policy == .relay else { return }
+        guard try localCandidates().isEmpty else { return }
+        throw .noRelayCandidate(servers: ice.turnServers.map(\.description), timedOut: false)
     }
 
     /// Local candidates as `candidate:…` attribute values for SDP or trickle.
@@ -339,10 +392,11 @@ public final class ICEAgent: @unchecked Sendable {
         local: UnsafeMutablePointer<NiceCandidate>?, remote: UnsafeMutablePointer<NiceCandidate>?
     ) {
         loop.assertInLoop()
-        guard let agent, let local, let remote else { return }
-        let localText = candidateText(agent: agent, local)
-        let remoteText = candidateText(agent: agent, remote)
-        emit(.selectedPair(local: localText, remote: remoteText))
+        guard let agent, let local, let remote,
+            let localCandidate = try? ICECandidate(sdpAttribute: candidateText(agent: agent, local)),
+            let remoteCandidate = try? ICECandidate(sdpAttribute: candidateText(agent: agent, remote))
+        else { return }
+        emit(.selectedPair(ICESelectedPair(local: localCandidate.pairEnd, remote: remoteCandidate.pairEnd)))
     }
 
     func handleDatagram(streamID: guint, bytes: UnsafeRawBufferPointer) {
@@ -429,6 +483,26 @@ public final class ICEAgent: @unchecked Sendable {
             agent_g_signal_connect(
                 instance, "new-selected-pair-full", unsafeBitCast(selectedPair, to: GCallback.self), data),
         ]
+    }
+
+    /// Hands the STUN and TURN servers (already checked) and the policy to libnice, before
+    /// gathering. libnice copies the strings.
+    private static func configureServers(
+        _ agent: OpaquePointer, streamID: guint, ice: ICEConfiguration, credentials: ICEServerCredentials?
+    ) throws(ICEAgentError) {
+        let object = UnsafeMutableRawPointer(agent)
+        for server in ice.stunServers {
+            agent_g_object_set_string(object, "stun-server", server.host)
+            agent_g_object_set_uint(object, "stun-server-port", guint(server.port))
+        }
+        for server in ice.turnServers {
+            guard let credentials else { throw .configuration(.missingCredentials) }
+            let type = server.transport == .tcp ? NICE_RELAY_TYPE_TURN_TCP : NICE_RELAY_TYPE_TURN_UDP
+            guard nice_agent_set_relay_info(
+                agent, streamID, componentID, server.host, guint(server.port), credentials.username, credentials.credential, type) != 0
+            else { throw .serverRejected(server.description) }
+        }
+        if ice.policy == .relay { agent_g_object_set_boolean(object, "force-relay", 1) }
     }
 
     private static func validate(_ credentials: Credentials) throws(ICEAgentError) {

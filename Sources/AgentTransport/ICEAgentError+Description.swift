@@ -6,6 +6,11 @@ extension ICEAgentError: CustomStringConvertible {
         case .allowList(let error): "the ICE allow-list: \(error)"
         case .invalidLocalAddress(let address): "'\(address)' is not a usable local address"
         case .gatheringFailed: "gathering ICE candidates failed"
+        case .configuration(let error): "ICE servers: \(error)"
+        case .serverRejected(let server): "libnice refused the ICE server \(server)"
+        case .noRelayCandidate(let servers, let timedOut):
+            "no relayed candidate from \(servers.joined(separator: ", ")): "
+                + (timedOut ? "the TURN server did not answer in time" : "the TURN server refused the allocation (wrong credentials?) or the connection")
         case .invalidCredentials(let reason): "bad ICE credentials: \(reason)"
         case .invalidCandidate(let error): "bad ICE candidate: \(error)"
         case .unsupportedComponent(let component): "ICE component \(component) is not supported"

@@ -1,4 +1,6 @@
-/// Why an ``ICEAgent`` operation failed.
+import AgentCore
+
+/// Why an ``ICEAgent`` operation failed. No case carries a TURN credential.
 public enum ICEAgentError: Error, Equatable, Sendable {
     /// libnice could not create the agent or its stream.
     case creationFailed(String)
@@ -7,6 +9,14 @@ public enum ICEAgentError: Error, Equatable, Sendable {
     /// An address from the allow list was not a usable IPv4 address for libnice.
     case invalidLocalAddress(String)
     case gatheringFailed
+    /// The servers, policy or credentials cannot work together.
+    case configuration(ICEConfigurationError)
+    /// libnice refused a server (by its URI).
+    case serverRejected(String)
+    /// Under the relay policy, gathering ended (or ran out of time) without a relayed candidate
+    /// from any of these TURN servers: each refused the allocation (wrong credentials, quota)
+    /// or did not answer.
+    case noRelayCandidate(servers: [String], timedOut: Bool)
     /// RFC 5245 §15.4: ufrag is 4–256 ice-chars, password 22–256 ice-chars.
     case invalidCredentials(String)
     case invalidCandidate(ICECandidateError)

@@ -1,3 +1,4 @@
+import AgentCore
 import Foundation
 
 /// One ICE candidate as carried in an SDP `a=candidate:` attribute.
@@ -21,10 +22,8 @@ import Foundation
 /// We parse this ourselves rather than trusting libnice's parser alone because libnice only says
 /// "NULL" on failure, while signaling input deserves a typed error naming what was wrong.
 public struct ICECandidate: Sendable, Equatable, CustomStringConvertible {
-    /// RFC 5245 §4.1.1.1 candidate types.
-    public enum Kind: String, Sendable, Equatable {
-        case host, srflx, prflx, relay
-    }
+    /// RFC 5245 §4.1.1.1 candidate types: the room API's ``ICECandidateType``.
+    public typealias Kind = ICECandidateType
 
     public var foundation: String
     public var component: UInt16
@@ -57,6 +56,11 @@ public struct ICECandidate: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var isUDP: Bool { transport.uppercased() == "UDP" }
+
+    /// This candidate as one end of a selected pair.
+    public var pairEnd: ICESelectedPair.Candidate {
+        ICESelectedPair.Candidate(type: kind, address: address, port: port, transport: transport)
+    }
 
     public static func == (lhs: ICECandidate, rhs: ICECandidate) -> Bool {
         lhs.foundation == rhs.foundation && lhs.component == rhs.component

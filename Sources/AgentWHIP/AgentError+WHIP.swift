@@ -16,7 +16,7 @@ extension AgentError {
         case let http as HTTPClientError:
             return AgentError(WHIPError.http(http), endpoint: endpoint)
         case let peer as PeerConnectionError:
-            return .mediaFailed("\(peer)")
+            return AgentError(peer)
         default:
             return .protocolViolation("\(error)")
         }

@@ -59,7 +59,7 @@ public actor WHIPSession: RoomSession {
         guard !dataChannel else { throw AgentError.unsupported("a data channel on a WHIP endpoint (WHIP carries media only)") }
         do {
             guard media == nil else { throw WHIPError.alreadyPublished }
-            let media = try PublisherMedia(loop: loop, localAddresses: join.iceAddresses) { [weak self] reason in
+            let media = try PublisherMedia(loop: loop, ice: join.ice, iceServerCredentials: credentials.iceServer) { [weak self] reason in
                 Task { await self?.mediaFailed(reason) }
             }
             self.media = media

@@ -58,6 +58,8 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
     public var gaps: [ConnectionGap]
     /// Why the recording ended early (state `failed`): the connection given up or refused.
     public var error: String?
+    /// The ICE settings and the selected candidate pair of the recorder's media connection.
+    public var connection: Connection?
 
     public init(room: String, server: String, startedAt: Date, formats: [String] = [],
                 state: State = .recording, participants: [Participant] = [], files: [File] = []) {
@@ -373,7 +375,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         case endedAt = "ended_at"
         case durationMs = "duration_ms"
         case eventsDropped = "events_dropped"
-        case gaps, error
+        case gaps, error, connection
     }
 
     public init(from decoder: Decoder) throws {
@@ -391,6 +393,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         eventsDropped = try container.decodeIfPresent(Int64.self, forKey: .eventsDropped)
         gaps = try container.decodeIfPresent([ConnectionGap].self, forKey: .gaps) ?? []
         error = try container.decodeIfPresent(String.self, forKey: .error)
+        connection = try container.decodeIfPresent(Connection.self, forKey: .connection)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -408,6 +411,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         try container.encodeIfPresent(eventsDropped, forKey: .eventsDropped)
         try container.encode(gaps, forKey: .gaps)
         try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(connection, forKey: .connection)
     }
 
     /// ISO-8601 in UTC with milliseconds: `2026-11-30T10:42:07.120Z`.

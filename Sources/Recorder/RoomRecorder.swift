@@ -73,8 +73,10 @@ public final class RoomRecorder: @unchecked Sendable {
     /// - Parameters:
     ///   - queueCapacity: events that may wait for the writer before media events are dropped.
     ///   - manifestRefresh: how often manifest.json is rewritten while recording (≤ 5 s).
+    ///   - ice: the join's ICE settings, for the manifest's `connection` (the selected pair comes
+    ///     with ``RoomEvent/iceSelectedPair(_:at:)``).
     public init(directory: RecordingDirectory, room: String, server: String, formats: RecordingFormats = .default,
-                startedAt: Date = Date(), queueCapacity: Int = 8192,
+                ice: ICEConfiguration = ICEConfiguration(), startedAt: Date = Date(), queueCapacity: Int = 8192,
                 manifestRefresh: Duration = .seconds(2)) throws(RoomRecorderError) {
         self.directory = directory
         self.formats = formats
@@ -89,6 +91,7 @@ public final class RoomRecorder: @unchecked Sendable {
         }
         manifest = RecordingManifest(room: room, server: server, startedAt: startedAt, formats: formats.names)
         manifest.eventsDropped = 0
+        manifest.connection = RecordingManifest.Connection(ice: ice)
         manifestWriter = ManifestWriter(directory: directory.path, refreshInterval: manifestRefresh)
         if formats.contains(.mix) {
             do {
@@ -155,7 +158,7 @@ public final class RoomRecorder: @unchecked Sendable {
     private static func isDroppable(_ event: RoomEvent) -> Bool {
         switch event {
         case .frame, .data, .statistics: true
-        case .participantJoined, .participantLeft, .trackAdded, .trackRemoved, .connectionState: false
+        case .participantJoined, .participantLeft, .trackAdded, .trackRemoved, .connectionState, .iceSelectedPair: false
         }
     }
 
@@ -250,6 +253,9 @@ public final class RoomRecorder: @unchecked Sendable {
             present[participantID]?.update(statistics, kind: kind)
         case .connectionState(let state, let at):
             connectionChanged(state, atMs: max(0, ms(at)))
+        case .iceSelectedPair(let pair, let at):
+            manifest.connection?.selectedPair = RecordingManifest.SelectedPair(pair, atMs: max(0, ms(at)))
+            manifest.connection?.pairsSelected += 1
         }
     }
 

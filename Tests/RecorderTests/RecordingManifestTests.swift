@@ -1,3 +1,4 @@
+import Agent
 import Foundation
 import Testing
 
@@ -33,9 +34,24 @@ import Testing
             manifest.durationMs = 60_000
             manifest.participants[0].files[0].tracks[1].width = 640
             manifest.participants[0].files[0].tracks[1].height = 480
+            manifest.connection = Self.relayed
         }
         return manifest
     }
+
+    /// Through the lab's TURN server: a relayed pair, as `agentd record --ice-policy relay` sees it.
+    static let relayed: RecordingManifest.Connection = {
+        var connection = RecordingManifest.Connection(
+            ice: ICEConfiguration(
+                addresses: ["10.77.2.1"], servers: [ICEServer(scheme: .turn, host: "10.77.2.2", port: 3478, transport: .udp)],
+                policy: .relay))
+        let pair = ICESelectedPair(
+            local: .init(type: .relay, address: "10.77.0.2", port: 49288, transport: "UDP"),
+            remote: .init(type: .host, address: "10.77.0.2", port: 58286))
+        connection.selectedPair = RecordingManifest.SelectedPair(pair, atMs: 195)
+        connection.pairsSelected = 1
+        return connection
+    }()
 
     static func json(_ manifest: RecordingManifest) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: manifest.encodedJSON()) as? [String: Any])
@@ -105,7 +121,27 @@ import Testing
             "format", "start_ms", "tracks", "kind", "codec", "width", "height", "channels", "sample_rate", "ssrc",
             "rtp_ntp_mapping", "rtp", "ntp", "wall_ms", "source", "audio", "video", "packets", "lost", "recovered",
             "nacks", "plis", "keyframes", "first_frame_ms", "end_ms", "reason",
+            "connection", "ice_policy", "ice_servers", "selected_pair", "pairs_selected", "local_type", "local_address",
+            "remote_type", "remote_address", "transport", "relayed", "at_ms",
         ])
+    }
+
+    @Test("connection: the ICE policy and servers joined with, and the selected pair, null until there is one")
+    func connection() throws {
+        let root = try Self.json(Self.sample(ended: true))
+        let connection = try #require(root["connection"] as? [String: Any])
+        #expect(connection["ice_policy"] as? String == "relay")
+        #expect(connection["ice_servers"] as? [String] == ["turn:10.77.2.2:3478?transport=udp"])
+        #expect(connection["pairs_selected"] as? Int == 1)
+        let pair = try #require(connection["selected_pair"] as? [String: Any])
+        #expect(pair["local_type"] as? String == "relay" && pair["local_address"] as? String == "10.77.0.2:49288")
+        #expect(pair["remote_type"] as? String == "host" && pair["remote_address"] as? String == "10.77.0.2:58286")
+        #expect(pair["transport"] as? String == "udp" && pair["relayed"] as? Bool == true && pair["at_ms"] as? Int == 195)
+
+        let fresh = try #require(try JSONSerialization.jsonObject(
+            with: JSONEncoder().encode(RecordingManifest.Connection(ice: ICEConfiguration(addresses: ["10.77.0.1"])))) as? [String: Any])
+        #expect(fresh["selected_pair"] is NSNull && fresh["ice_policy"] as? String == "all" && fresh["pairs_selected"] as? Int == 0)
+        #expect(fresh["ice_servers"] as? [String] == [])
     }
 
     @Test func datesAreISO8601InUTC() throws {

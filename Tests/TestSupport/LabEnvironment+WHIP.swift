@@ -21,17 +21,8 @@ extension LabEnvironment {
     }
 
     private static func loadWHIP() -> Result<String, Unavailable> {
-        var candidates = ["/run/agentd-lab/whip.env"]
-        if case .success(let lab) = current {
-            candidates.insert(URL(fileURLWithPath: lab.envFile).deletingLastPathComponent().appendingPathComponent("whip/whip.env").path, at: 0)
-        }
-        for path in candidates {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("WHIP_URL=") {
-                let url = String(line.dropFirst("WHIP_URL=".count)).trimmingCharacters(in: .whitespaces)
-                if !url.isEmpty { return .success(url) }
-            }
-        }
-        return .failure(Unavailable(reason: "no WHIP_URL in \(candidates.joined(separator: " or ")) (run scripts/lab whip up)"))
+        serviceValues("whip/whip.env", machineWide: "/run/agentd-lab/whip.env", hint: "no WHIP_URL: run scripts/lab whip up") {
+            !($0["WHIP_URL"] ?? "").isEmpty
+        }.map { $0["WHIP_URL"] ?? "" }
     }
 }

@@ -93,12 +93,7 @@ public struct LabEnvironment: Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             return .failure(Unavailable(reason: "cannot read \(path)"))
         }
-        var values: [String: String] = [:]
-        for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
-            values[String(trimmed[..<equals])] = String(trimmed[trimmed.index(after: equals)...])
-        }
+        let values = keyValues(text)
         guard let ws = values["JANUS_WS"], !ws.isEmpty else {
             return .failure(Unavailable(reason: "\(path) has no JANUS_WS"))
         }
@@ -118,6 +113,34 @@ public struct LabEnvironment: Sendable {
         } catch {
             return "unknown (\(error))"
         }
+    }
+
+    /// The KEY=VALUE lines of an env file (`#` lines skipped).
+    static func keyValues(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
+            values[String(trimmed[..<equals])] = String(trimmed[trimmed.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+        }
+        return values
+    }
+
+    /// The values of a lab service's env file (`scripts/lab whip up`, `turn up`): the first of
+    /// `<lab env file's folder>/<relative>` and `machineWide` that `accept` takes, or why none.
+    static func serviceValues(
+        _ relative: String, machineWide: String, hint: String, accept: ([String: String]) -> Bool
+    ) -> Result<[String: String], Unavailable> {
+        var candidates = [machineWide]
+        if case .success(let lab) = current {
+            candidates.insert(URL(fileURLWithPath: lab.envFile).deletingLastPathComponent().appendingPathComponent(relative).path, at: 0)
+        }
+        for path in candidates {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            let values = keyValues(text)
+            if accept(values) { return .success(values) }
+        }
+        return .failure(Unavailable(reason: "nothing usable in \(candidates.joined(separator: " or ")) (\(hint))"))
     }
 
     /// A room id no other test or run uses.

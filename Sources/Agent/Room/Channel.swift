@@ -101,6 +101,7 @@ public actor Channel {
     func open() async throws(AgentError) {
         core.transition(to: .connecting)
         do throws(AgentError) {
+            try await checkRelay()
             switch join.role {
             case .audience:
                 try await startListener(join)
@@ -115,6 +116,20 @@ public actor Channel {
         core.transition(to: .connected)
         startStatistics()
         armTokenWarning()
+    }
+
+    /// Under the relay policy, allocates on the TURN servers once before joining (and releases
+    /// it): an audience makes its media connection only when a publisher's offer comes, so a
+    /// refused credential would show late, as a drop retried for minutes. Now it ends the join
+    /// with ``AgentError/relayUnavailable(_:)``.
+    private func checkRelay() async throws(AgentError) {
+        guard join.ice.policy == .relay else { return }
+        do {
+            _ = try await ICEAgent.relayCandidates(
+                loop: loop, ice: join.ice, serverCredentials: credentials.iceServer, timeout: join.timeouts.connect)
+        } catch {
+            throw AgentError(error)
+        }
     }
 
     /// A session for `join` on the channel's loop, reporting into the channel's event path.
@@ -251,6 +266,14 @@ public actor Channel {
     public func send(text: String) async throws { try await send(.text(text)) }
 
     /// A host's send-side counters per published track (by mid); empty for an audience channel.
+    /// The candidate pair ICE selected for a host's published media (through a TURN relay when
+    /// its local end is `relay`); nil for an audience, or before the media connection is up.
+    /// An audience's pairs come as ``RoomEvent/iceSelectedPair(_:at:)`` on the raw event sink.
+    public func publishingPath() async -> ICESelectedPair? {
+        guard let peer = published?.session.peer else { return nil }
+        return try? await loop.submit { peer.selectedPair }
+    }
+
     public func sendStatistics() async -> [String: SendStreamStatistics] {
         await host?.sendStatistics() ?? [:]
     }

@@ -58,7 +58,7 @@ struct ChannelEventMapper {
             return [.dataReceived(from: id.flatMap { users[$0] ?? User(id: $0, display: $0) }, payload: payload)]
         case .connectionState(let state, _):
             return transition(to: state)
-        case .frame, .statistics:
+        case .frame, .statistics, .iceSelectedPair:
             return []
         }
     }

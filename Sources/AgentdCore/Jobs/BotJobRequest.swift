@@ -9,20 +9,20 @@ package struct BotJobRequest: Sendable {
     /// every textual form (``RoomCredentials``).
     package let join: RoomJoinPatch
     package let duration: Double?
-    /// The daemon's ICE allow-list, resolved to addresses.
-    package let iceAddresses: [String]
+    /// The daemon's ICE settings (``ServeSettings/ice``), laid over every bot's join.
+    package let ice: RoomJoinPatch
     /// The config's output root, for recipes that write files.
     package let outputRoot: String
     /// The config's media root (a real path): the only place the recipe's files may come from;
     /// nil refuses file media.
     package var mediaRoot: String? = nil
 
-    package init(recipe: JSONValue, join: RoomJoinPatch, duration: Double?, iceAddresses: [String], outputRoot: String,
+    package init(recipe: JSONValue, join: RoomJoinPatch, duration: Double?, ice: RoomJoinPatch, outputRoot: String,
                  mediaRoot: String? = nil) {
         self.recipe = recipe
         self.join = join
         self.duration = duration
-        self.iceAddresses = iceAddresses
+        self.ice = ice
         self.outputRoot = outputRoot
         self.mediaRoot = mediaRoot
     }

@@ -40,6 +40,6 @@ package enum BotJobBody {
             create: try RecordingJobBody.create(object["create"]), display: try RecordingJobBody.display(object))
         return BotJobRequest(
             recipe: recipe, join: join, duration: try RecordingJobBody.duration(object["duration"]),
-            iceAddresses: settings.iceAddresses, outputRoot: settings.outputRoot, mediaRoot: settings.mediaRoot)
+            ice: settings.ice, outputRoot: settings.outputRoot, mediaRoot: settings.mediaRoot)
     }
 }

@@ -48,6 +48,7 @@ public actor Bot {
     private var started = false
     /// What the publisher had sent when it stopped, so summaries can be read after ``stop()``.
     private var finalStatistics: [MediaKind: SendStreamStatistics] = [:]
+    private var finalPublishingPath: ICESelectedPair?
     private var finalProgress = PlaybackProgress()
     var stopped = false
 
@@ -169,6 +170,13 @@ public actor Bot {
         return result
     }
 
+    /// The candidate pair ICE selected for the published media (its local end `relay`: through
+    /// a TURN server); nil before the media connection is up. After ``stop()``, the last one.
+    public func publishingPath() async -> ICESelectedPair? {
+        guard let channel else { return finalPublishingPath }
+        return await channel.publishingPath()
+    }
+
     /// Frames sent from the playlist, passes started, and frames that went out late because their
     /// worker lane had not encoded or read them in time (for summaries).
     public func playbackProgress() async -> PlaybackProgress {
@@ -189,6 +197,7 @@ public actor Bot {
         pacing = nil
         if let channel {
             finalStatistics = await sendStatistics()
+            finalPublishingPath = await channel.publishingPath()
             await leave(channel)
         }
         channel = nil

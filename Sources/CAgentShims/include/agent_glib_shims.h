@@ -19,6 +19,10 @@ static inline void agent_g_object_set_boolean(gpointer object, const gchar *prop
     g_object_set(object, property, value, NULL);
 }
 
+static inline void agent_g_object_set_string(gpointer object, const gchar *property, const gchar *value) {
+    g_object_set(object, property, value, NULL);
+}
+
 static inline void agent_g_object_set_uint(gpointer object, const gchar *property, guint value) {
     g_object_set(object, property, value, NULL);
 }

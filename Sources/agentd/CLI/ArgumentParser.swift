@@ -46,8 +46,12 @@ struct ArgumentParser: Sendable {
                 } else {
                     throw .missingValue(option: name)
                 }
-                guard parsed.values[name] == nil else { throw .repeatedOption(name) }
-                parsed.values[name] = value
+                if let earlier = parsed.values[name] {
+                    guard option.repeatable else { throw .repeatedOption(name) }
+                    parsed.values[name] = earlier + "," + value
+                } else {
+                    parsed.values[name] = value
+                }
             } else {
                 if inlineValue != nil { throw .invalidValue(option: name, value: inlineValue ?? "", expected: "allowed: it takes no value") }
                 parsed.flags.insert(name)

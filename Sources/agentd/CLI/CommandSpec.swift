@@ -38,6 +38,7 @@ struct CommandSpec: Sendable {
         let width = (options.map(\.synopsis.count).max() ?? 0) + 2
         for option in options {
             var help = option.help
+            if option.repeatable { help += " Repeatable." }
             if let environment = option.environment { help += " Also set by \(environment); the flag wins." }
             if option.required { help += " Required." }
             lines.append("  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + help)

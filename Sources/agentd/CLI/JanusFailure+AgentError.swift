@@ -14,6 +14,10 @@ extension JanusFailure {
             return CommandFailure(.connectionFailed, reason, hint: "server \(server)")
         case .mediaFailed(let reason):
             return CommandFailure(.connectionFailed, "the media connection failed: \(reason)", hint: "check --ice-allow")
+        case .relayUnavailable(let reason):
+            return CommandFailure(
+                .connectionFailed, "no TURN relay (--ice-policy relay): \(reason)",
+                hint: "check --ice-username and --ice-credential, and that the --ice-server is reachable from --ice-allow")
         case .tokenExpired(let expiry):
             return CommandFailure(.refused, "Janus refused the token: it expired at \(expiry)", hint: "mint a fresh one with 'agentd token'")
         case .tokenRefused(let reason):

@@ -7,12 +7,15 @@ struct OptionSpec: Sendable, Equatable {
     let required: Bool
     /// The environment variable that supplies the value when the flag is absent.
     let environment: String?
+    /// May be given more than once; the values are joined with commas, as one comma-separated
+    /// list would be (``ParsedArguments/list(_:)``). Only for values that never hold a comma.
+    var repeatable = false
 
     static func value(
         _ name: String, _ valueName: String, _ help: String, required: Bool = false,
-        environment: String? = nil
+        environment: String? = nil, repeatable: Bool = false
     ) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, help: help, required: required, environment: environment)
+        OptionSpec(name: name, valueName: valueName, help: help, required: required, environment: environment, repeatable: repeatable)
     }
 
     static func flag(_ name: String, _ help: String) -> OptionSpec {

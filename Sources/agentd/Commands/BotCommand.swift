@@ -12,13 +12,13 @@ enum BotCommand: Command {
         options: [
             .value("server", "WS_URL", "Janus WebSocket URL; overrides the recipe."),
             .value("room", "ROOM", "Room id; overrides the recipe."),
-            SharedOptions.duration, SharedOptions.iceAllow,
+            SharedOptions.duration,
             .value("token", "T", "Janus core token; overrides the recipe."),
             .value("pin", "P", "Room pin; overrides the recipe."),
             .flag("create", "Create the room if it does not exist (as the recipe's \"create\": true)."),
             .value("display", "NAME", "Display name; overrides the recipe (load participants add -1, -2, ...)."),
             .value("recipes", "DIR", "Where a recipe given by name (e.g. 'tone') is found. Default: ./recipes.", environment: "AGENTD_RECIPES"),
-        ],
+        ] + SharedOptions.ice,
         notes: [
             "RECIPE.json is a recipe file, or the name of one in --recipes (tone, player, echo, announcer, greeter, recorder, load).",
             "Recipes are checked strictly before anything joins: an unknown key or a bad value exits 2 naming its JSON path.",
@@ -34,9 +34,9 @@ enum BotCommand: Command {
             pin: arguments.value("pin"), create: arguments.has("create") ? true : nil, display: try arguments.displayName(),
             duration: try arguments.seconds("duration"))
         let recipe = try load(arguments.positionals[0], recipes: arguments.value("recipes"))
-        let addresses = try SharedOptions.iceAddresses(arguments.value("ice-allow"))
+        let ice = try SharedOptions.ice(arguments)
         let runner = RecipeRunner(
-            recipe: recipe, overrides: overrides, iceAddresses: addresses,
+            recipe: recipe, overrides: overrides, ice: ice,
             environment: RecipeEnvironment(loops: context.loops, variables: context.environment, log: context.standardError))
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }

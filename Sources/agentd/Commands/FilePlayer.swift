@@ -15,6 +15,8 @@ struct FilePlayer {
         var late = 0
         /// Keyframe requests answered with a keyframe of our own (the file's video is sent as stored).
         var keyframesMade = 0
+        /// The candidate pair ICE selected for the media, when it did.
+        var path: ICESelectedPair?
 
         /// The closing line: what was played, and what the receivers asked of us.
         var line: String {
@@ -26,6 +28,7 @@ struct FilePlayer {
                 + "\(nacks) NACKs answered with \(resent) retransmissions, \(keyframeRequests) keyframe requests"
                 + " (\(keyframesMade) answered with a keyframe of our own)"
                 + (late > 0 ? ", \(late) frames sent late (file reads behind)" : "")
+                + (path.map { "; ICE pair \($0)" + ($0.isRelayed ? " (through a TURN relay)" : "") } ?? "")
         }
     }
 
@@ -89,6 +92,7 @@ struct FilePlayer {
         (summary.frames, summary.passes, summary.late) = (progress.frames, progress.passes, progress.lateFrames)
         summary.keyframesMade = progress.keyframesMade
         summary.sent = await bot.sendStatistics()
+        summary.path = await bot.publishingPath()
         await bot.stop()
         return summary
     }

@@ -23,8 +23,7 @@ enum PlayCommand: Command {
             SharedOptions.duration,
             .value("token", "T", "Janus core token, sent on every request; with --whip, the bearer token."),
             SharedOptions.pin, SharedOptions.create,
-            SharedOptions.iceAllow,
-        ],
+        ] + SharedOptions.ice,
         notes: [
             "SIGINT and SIGTERM stop cleanly. A progress line (elapsed, frames, pass, kbps) goes to stderr when it is a terminal.",
             "At the end one line says what was sent and how many NACKs and keyframe requests came back.",
@@ -39,7 +38,7 @@ enum PlayCommand: Command {
         let audioPath = arguments.value("audio")
         let videoPath = arguments.value("video")
         guard audioPath != nil || videoPath != nil else { throw UsageError.missingRequired(option: "audio or --video") }
-        let addresses = try SharedOptions.iceAddresses(arguments.value("ice-allow"))
+        let ice = try SharedOptions.ice(arguments)
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
         // Every file is opened before anything joins: a bad file exits 2 with the reason. The
@@ -55,8 +54,8 @@ enum PlayCommand: Command {
         }
 
         let configuration = BotConfiguration(
-            join: RoomJoin(endpoint: target.endpoint, display: display, role: .host, create: arguments.has("create"), iceAddresses: addresses),
-            credentials: RoomCredentials(token: arguments.value("token"), pin: arguments.value("pin")), listens: false)
+            join: ice.applied(to: RoomJoin(endpoint: target.endpoint, display: display, role: .host, create: arguments.has("create"))),
+            credentials: ice.applied(to: RoomCredentials(token: arguments.value("token"), pin: arguments.value("pin"))), listens: false)
         var player = FilePlayer(configuration: configuration, loops: context.loops, stopSignal: stopSignal)
         player.say = context.standardError
         do {

@@ -17,8 +17,7 @@ enum RecordCommand: Command {
             .value("formats", "LIST", "Any of webm,wav,ogg,mix,data. Default: webm,wav,data. webm (or mkv) writes <name>.webm, or <name>.mkv (Matroska) for a participant whose video is H.264."),
             SharedOptions.create,
             .flag("json", "Print a JSON summary on stdout at the end."),
-            SharedOptions.iceAllow,
-        ],
+        ] + SharedOptions.ice,
         notes: [
             "SIGINT and SIGTERM stop cleanly and finalize every file.",
             "If the connection drops (Janus restarts, the network fails), a line on stderr says so and agentd reconnects "
@@ -37,8 +36,7 @@ enum RecordCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let plan = try RecordPlan(arguments)
         try plan.recording.checkOutput()
-        let addresses = try plan.iceAddresses()
-        let job = RoomRecordingJob(request: plan.recording, iceAddresses: addresses, loops: context.loops, say: context.standardError)
+        let job = RoomRecordingJob(request: plan.recording, ice: try plan.ice(), loops: context.loops, say: context.standardError)
         let stopSignal = StopSignal()
         let signalWatch = Task {
             if await stopSignal.wait() != 0 { job.stop() }

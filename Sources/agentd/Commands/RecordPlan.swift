@@ -7,7 +7,8 @@ import Recorder
 struct RecordPlan: Sendable {
     let recording: RecordingRequest
     let json: Bool
-    let iceAllow: String?
+    /// The command line, for the ICE options (resolved by ``ice()`` when the job starts).
+    private let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws {
         guard let url = try arguments.serverURL() else { throw UsageError.missingRequired(option: "server") }
@@ -35,10 +36,11 @@ struct RecordPlan: Sendable {
             directory: out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt),
             existing: arguments.has("overwrite") ? .overwrite : .refuseRecording, startedAt: startedAt)
         json = arguments.has("json")
-        iceAllow = arguments.value("ice-allow")
+        self.arguments = arguments
     }
 
-    func iceAddresses() throws -> [String] {
-        try SharedOptions.iceAddresses(iceAllow)
+    /// The ICE settings: the allow-list resolved to addresses, the servers, credentials, policy.
+    func ice() throws -> RoomJoinPatch {
+        try SharedOptions.ice(arguments)
     }
 }

@@ -7,16 +7,16 @@ enum ServeCommand: Command {
         name: "serve",
         summary: "Run the daemon: an HTTP JSON API under /v1 that records rooms and runs bots on demand.",
         options: [
-            .value("config", "FILE", "JSON config file (output root, job limits, server URL, ICE allow-list, api_token)."),
+            .value("config", "FILE", "JSON config file (output root, job limits, server URL, ICE allow-list and servers, api_token)."),
             .value("listen", "HOST:PORT", "Address to listen on. Default: 127.0.0.1:8080 (port 0: any free port)."),
             .value("log-format", "FORMAT", "text or json (JSON lines). Default: the config's log_format, else text."),
-            SharedOptions.iceAllow,
-        ],
+        ] + SharedOptions.ice,
         notes: [
             "The API token comes from AGENTD_API_TOKEN or the config's api_token (the environment wins); without one "
                 + "the daemon refuses to start. Every /v1 path needs 'Authorization: Bearer <token>'; /healthz and /metrics do not.",
             "Config keys: output_root (default ./recordings), max_jobs (default 4), server, ice_allow, api_token, log_format, "
-                + "listen, media_root. Unknown keys are an error. --listen, --log-format and --ice-allow win over the config.",
+                + "listen, media_root, ice_servers, ice_username, ice_credential, ice_policy. Unknown keys are an error. "
+                + "--listen, --log-format and the --ice-* options win over the config, one by one.",
             "API bots play files only from under media_root (real paths: no .. or symlink leads out); without it they play none (400).",
             "SIGINT and SIGTERM: take no new jobs (503), stop every job, finalize every recording, exit 0.",
             "POST /v1/bots runs a recipe given inline or by name; names are looked up in $AGENTD_RECIPES, else ./recipes.",
@@ -59,12 +59,18 @@ enum ServeCommand: Command {
             }
             mediaRoot = real
         }
+        let username = arguments.value("ice-username") ?? config.iceUsername
+        let credential = arguments.value("ice-credential") ?? config.iceCredential
+        let ice = try SharedOptions.ice(
+            allow: arguments.value("ice-allow") ?? config.iceAllow, servers: arguments.value("ice-server") ?? config.iceServers,
+            username: username, credential: credential, policy: arguments.value("ice-policy") ?? config.icePolicy)
         let settings = ServeSettings(
-            outputRoot: config.outputRoot, maxJobs: config.maxJobs, defaultServer: config.server,
-            iceAddresses: try SharedOptions.iceAddresses(arguments.value("ice-allow") ?? config.iceAllow), mediaRoot: mediaRoot)
+            outputRoot: config.outputRoot, maxJobs: config.maxJobs, defaultServer: config.server, ice: ice, mediaRoot: mediaRoot)
 
         let log = ServeLog(format: format, write: context.standardError)
         log.redact(config.server.flatMap(JanusURL.credentials))
+        log.redact(username)
+        log.redact(credential)
         let stopSignal = StopSignal()
         defer { stopSignal.cancel() }
         let recipes = RecipeLibrary(directory: URL(fileURLWithPath: context.environment["AGENTD_RECIPES"].flatMap { $0.isEmpty ? nil : $0 } ?? "recipes"))

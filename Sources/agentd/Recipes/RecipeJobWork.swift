@@ -92,7 +92,7 @@ enum RecipeBotJobs {
             var jobEnvironment = environment
             jobEnvironment.outputRoot = request.outputRoot
             jobEnvironment.stopName = "request"
-            return RecipeJobWork(runner: RecipeRunner(recipe: recipe, iceAddresses: request.iceAddresses, environment: jobEnvironment))
+            return RecipeJobWork(runner: RecipeRunner(recipe: recipe, ice: request.ice, environment: jobEnvironment))
         }
     }
 }

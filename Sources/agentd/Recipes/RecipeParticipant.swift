@@ -29,7 +29,7 @@ final class RecipeParticipant: Sendable {
 
     /// Builds the media (files opened, espeak-ng found: both before joining), joins, and starts the feeds and behaviours once the media flows.
     /// - Throws: ``CommandFailure`` with the CLI contract's code.
-    static func start(recipe: Recipe, display: String, server: String, room: String, iceAddresses: [String],
+    static func start(recipe: Recipe, display: String, server: String, room: String, ice: RoomJoinPatch,
                       environment: RecipeEnvironment, onEnd: @escaping @Sendable (End) -> Void) async throws -> RecipeParticipant {
         let tracks = try RecipeMedia(recipe: recipe)
         var synthesizer: SpeechSynthesizer?
@@ -42,9 +42,11 @@ final class RecipeParticipant: Sendable {
             }
         }
         let media = try await tracks.botMedia(recipe)
-        let configuration = BotConfiguration(
+        var configuration = BotConfiguration(
             server: server, room: room, display: display, token: recipe.token, pin: recipe.pin, create: recipe.create,
-            iceAddresses: iceAddresses, listens: recipe.listens)
+            iceAddresses: [], listens: recipe.listens)
+        configuration.join = ice.applied(to: configuration.join)
+        configuration.credentials = ice.applied(to: configuration.credentials)
         // One engine per bot (an engine joins a room once), on a loop of the process's group.
         let bot = Bot(configuration: configuration, engine: AgentEngine(group: environment.loops))
         var speaker: Speaker?

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let recipe = try RecipeLibrary(directory: recipes).recipe(named: "tone")
-/// let runner = RecipeRunner(recipe: recipe, overrides: .init(room: "demo"), iceAddresses: addresses,
+/// let runner = RecipeRunner(recipe: recipe, overrides: .init(room: "demo"), ice: try SharedOptions.ice(arguments),
 ///                           environment: RecipeEnvironment(loops: context.loops))
 /// let outcome = try await runner.run(until: { await stopRequested() })
 /// print(outcome.line)
@@ -20,7 +20,8 @@ import Foundation
 actor RecipeRunner {
     /// The recipe with the overrides applied.
     let recipe: Recipe
-    let iceAddresses: [String]
+    /// The process's ICE settings (addresses, servers, credentials, policy), laid over each join.
+    let ice: RoomJoinPatch
     let environment: RecipeEnvironment
     private let recordingLauncher: RecordingLauncher?
     private var participants: [RecipeParticipant] = []
@@ -34,10 +35,10 @@ actor RecipeRunner {
 
     /// - Parameter recordingLauncher: how the recorder recipe records; nil runs the in-process
     ///   ``RoomRecordingJob`` (tests pass their own).
-    init(recipe: Recipe, overrides: RecipeOverrides = RecipeOverrides(), iceAddresses: [String],
+    init(recipe: Recipe, overrides: RecipeOverrides = RecipeOverrides(), ice: RoomJoinPatch,
          environment: RecipeEnvironment, recordingLauncher: RecordingLauncher? = nil) {
         self.recipe = overrides.applied(to: recipe)
-        self.iceAddresses = iceAddresses
+        self.ice = ice
         self.environment = environment
         self.recordingLauncher = recordingLauncher
         outcome = RecipeOutcome(recipe: recipe.name, room: self.recipe.room ?? "")
@@ -139,7 +140,7 @@ actor RecipeRunner {
             try Task.checkCancellation()
             let display = count == 1 ? recipe.display : "\(recipe.display)-\(index)"
             participants.append(try await RecipeParticipant.start(
-                recipe: recipe, display: display, server: server, room: room, iceAddresses: iceAddresses,
+                recipe: recipe, display: display, server: server, room: room, ice: ice,
                 environment: environment, onEnd: onEnd))
         }
     }
@@ -155,7 +156,7 @@ actor RecipeRunner {
         let launch = recordingLauncher ?? RecipeRecording.roomRecordingJob(loops: environment.loops, say: environment.log)
         startedAt = .now
         outcome.participants = 1
-        let result = try await launch(request, iceAddresses, stop)
+        let result = try await launch(request, ice, stop)
         outcome.recording = result.summary
         outcome.stoppedBy = result.stoppedBy
         await refresh()

@@ -7,7 +7,7 @@ import Recorder
 /// returns (or its duration passes), finalizes the files and says how it went. It throws
 /// ``CommandFailure`` as `agentd record` does (3 refused, 4 connection, 5 output). Tests give
 /// the runner their own.
-typealias RecordingLauncher = @Sendable (_ request: RecordingRequest, _ iceAddresses: [String], _ stop: @escaping @Sendable () async -> Void)
+typealias RecordingLauncher = @Sendable (_ request: RecordingRequest, _ ice: RoomJoinPatch, _ stop: @escaping @Sendable () async -> Void)
     async throws -> RecordingLaunchResult
 
 /// What a recording run by a recipe reports back.
@@ -22,9 +22,9 @@ struct RecordingLaunchResult: Sendable, Equatable {
 enum RecipeRecording {
     /// A launcher that runs a ``RoomRecordingJob`` on `loops`; `say` gets its connection news.
     static func roomRecordingJob(loops: LoopGroup, say: @escaping @Sendable (String) -> Void) -> RecordingLauncher {
-        { request, iceAddresses, stop in
+        { request, ice, stop in
             try request.checkOutput()
-            let job = RoomRecordingJob(request: request, iceAddresses: iceAddresses, loops: loops, say: say)
+            let job = RoomRecordingJob(request: request, ice: ice, loops: loops, say: say)
             let watch = Task {
                 await stop()
                 if !Task.isCancelled { job.stop() }

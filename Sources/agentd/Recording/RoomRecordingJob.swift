@@ -12,7 +12,7 @@ import Synchronization
 /// The one recording path: `agentd record` runs one, the daemon runs one per recording job,
 /// and a recorder bot may run one too.
 ///
-///     let job = RoomRecordingJob(request: request, iceAddresses: addresses, loops: context.loops, say: log)
+///     let job = RoomRecordingJob(request: request, ice: try SharedOptions.ice(arguments), loops: context.loops, say: log)
 ///     let outcome = try await job.run()      // elsewhere: job.stop()
 final class RoomRecordingJob: Sendable {
     enum Phase: Sendable {
@@ -22,7 +22,9 @@ final class RoomRecordingJob: Sendable {
     }
 
     let request: RecordingRequest
-    let iceAddresses: [String]
+    /// The process's ICE settings (`--ice-*` flags and their environment, or the daemon's
+    /// config), laid over the request's join and credentials.
+    let ice: RoomJoinPatch
     /// Where the job's engine takes its loop; the job never stops them.
     let loops: LoopGroup
     /// Receive counters (packets, bytes, loss, NACK, PLI) over every stream subscribed.
@@ -43,9 +45,9 @@ final class RoomRecordingJob: Sendable {
 
     /// - Parameter say: where connection news goes (lost, back again): stderr for the CLI, the log
     ///   for the daemon. Never given a secret.
-    init(request: RecordingRequest, iceAddresses: [String], loops: LoopGroup, say: @escaping @Sendable (String) -> Void) {
+    init(request: RecordingRequest, ice: RoomJoinPatch, loops: LoopGroup, say: @escaping @Sendable (String) -> Void) {
         self.request = request
-        self.iceAddresses = iceAddresses
+        self.ice = ice
         self.loops = loops
         self.say = say
     }
@@ -89,11 +91,12 @@ final class RoomRecordingJob: Sendable {
     func run() async throws(CommandFailure) -> RecordingOutcome {
         phaseState.withLock { $0 = .joining }
         try request.checkOutput()
+        let join = ice.applied(to: request.join)
         let recorder: RoomRecorder
         do {
             recorder = try RoomRecorder(
                 directory: request.directory, room: request.room, server: request.displayServer, formats: request.formats,
-                startedAt: request.startedAt)
+                ice: join.ice, startedAt: request.startedAt)
         } catch {
             request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
@@ -103,8 +106,6 @@ final class RoomRecordingJob: Sendable {
         let engine = AgentEngine(group: loops)
         let connection = ConnectionWatch(startedAt: request.startedAt, say: say)
         let totals = self.totals
-        var join = request.join
-        join.iceAddresses = iceAddresses
         let options = ChannelOptions(
             roomEventSink: { event in
                 recorder.submit(event)
@@ -114,7 +115,7 @@ final class RoomRecordingJob: Sendable {
 
         let channel: Channel
         do {
-            channel = try await engine.join(join, credentials: request.credentials, options: options)
+            channel = try await engine.join(join, credentials: ice.applied(to: request.credentials), options: options)
         } catch {
             await engine.shutdown()
             _ = await recorder.stop(endedAt: Date())

@@ -56,7 +56,7 @@ struct APIHandler: Sendable {
             log.redact(recording.credentials.pin)
             log.redact(JanusURL.credentials(recording.server))
             let log = self.log
-            let job = RoomRecordingJob(request: recording, iceAddresses: settings.iceAddresses, loops: loops) { line in log.info(line, ["room": recording.room]) }
+            let job = RoomRecordingJob(request: recording, ice: settings.ice, loops: loops) { line in log.info(line, ["room": recording.room]) }
             do {
                 return try await submit(.recording, RecordingJobWork(job: job))
             } catch {

@@ -6,11 +6,15 @@ import Foundation
 ///
 ///     {"output_root": "/var/lib/agentd/recordings", "max_jobs": 4, "server": "ws://janus:8188/",
 ///      "ice_allow": "eth0", "api_token": "…", "log_format": "json", "listen": "127.0.0.1:8080",
-///      "media_root": "/srv/agentd/media"}
+///      "media_root": "/srv/agentd/media", "ice_servers": ["turn:192.0.2.10:3478?transport=udp"],
+///      "ice_username": "agentd", "ice_credential": "…", "ice_policy": "relay"}
 ///
 /// Unknown keys are an error (a misspelt key silently ignored is worse).
 struct ServeConfig: Sendable, Equatable {
-    static let keys: Set<String> = ["output_root", "max_jobs", "server", "ice_allow", "api_token", "log_format", "listen", "media_root"]
+    static let keys: Set<String> = [
+        "output_root", "max_jobs", "server", "ice_allow", "api_token", "log_format", "listen", "media_root",
+        "ice_servers", "ice_username", "ice_credential", "ice_policy",
+    ]
 
     /// Where recordings go: `<output_root>/<room>-<UTC stamp>/`, or `<output_root>/<out>/`.
     var outputRoot = "./recordings"
@@ -27,6 +31,13 @@ struct ServeConfig: Sendable, Equatable {
     var listen: String?
     /// The directory API bots may play files from (``RecipeMediaRoot``); without it they play none.
     var mediaRoot: String?
+    /// STUN and TURN server URIs, comma-separated, as `--ice-server` takes them.
+    var iceServers: String?
+    /// The TURN servers' username and password: secrets, redacted in every log line.
+    var iceUsername: String?
+    var iceCredential: String?
+    /// `all` or `relay`, as `--ice-policy` takes it.
+    var icePolicy: String?
 
     init() {}
 
@@ -60,13 +71,7 @@ struct ServeConfig: Sendable, Equatable {
         }
         server = try Self.string(object, "server", expected: "a ws:// or wss:// URL")
         if let server, JanusURL.parse(server) == nil { throw .invalid(key: "server", expected: "a ws:// or wss:// URL") }
-        if case .array(let items)? = object["ice_allow"] {
-            let names = items.compactMap(\.stringValue)
-            guard names.count == items.count else { throw .invalid(key: "ice_allow", expected: "a list of interface names or IPv4 addresses") }
-            iceAllow = names.joined(separator: ",")
-        } else {
-            iceAllow = try Self.string(object, "ice_allow", expected: "a list of interface names or IPv4 addresses")
-        }
+        iceAllow = try Self.list(object, "ice_allow", expected: "a list of interface names or IPv4 addresses")
         apiToken = try Self.string(object, "api_token", expected: "a non-empty string")
         if let format = object["log_format"] {
             guard let parsed = format.stringValue.flatMap(ServeLog.Format.init(rawValue:)) else {
@@ -76,6 +81,18 @@ struct ServeConfig: Sendable, Equatable {
         }
         listen = try Self.string(object, "listen", expected: "HOST:PORT")
         mediaRoot = try Self.string(object, "media_root", expected: "a directory path")
+        iceServers = try Self.list(object, "ice_servers", expected: "a list of turn: or stun: URIs")
+        iceUsername = try Self.string(object, "ice_username", expected: "a non-empty string")
+        iceCredential = try Self.string(object, "ice_credential", expected: "a non-empty string")
+        icePolicy = try Self.string(object, "ice_policy", expected: "\"all\" or \"relay\"")
+    }
+
+    /// A list of strings, or one comma-separated string, joined with commas.
+    private static func list(_ object: [String: JSONValue], _ key: String, expected: String) throws(ServeConfigError) -> String? {
+        guard case .array(let items)? = object[key] else { return try string(object, key, expected: expected) }
+        let texts = items.compactMap(\.stringValue)
+        guard texts.count == items.count else { throw .invalid(key: key, expected: expected) }
+        return texts.joined(separator: ",")
     }
 
     private static func string(_ object: [String: JSONValue], _ key: String, expected: String) throws(ServeConfigError) -> String? {

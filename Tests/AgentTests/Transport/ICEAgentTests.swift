@@ -91,9 +91,9 @@ import Testing
         let pair = try await controlling.events.first("selected pair") {
             if case .selectedPair = $0 { return true } else { return false }
         }
-        if case .selectedPair(let local, let remote) = pair {
-            #expect(local.contains("127.0.0.1"))
-            #expect(remote.contains("127.0.0.1"))
+        if case .selectedPair(let selected) = pair {
+            #expect(selected.local.address == "127.0.0.1" && selected.local.type == .host && selected.local.transport == "udp")
+            #expect(selected.remote.address == "127.0.0.1" && !selected.isRelayed, "\(selected)")
         }
 
         try await controlling.close()

@@ -45,6 +45,9 @@ import Testing
     static let roomNotFound = CommandFailure(.refused, "room 'r1' does not exist", hint: "pass --create to create it")
     static let roomRefused = CommandFailure(.refused, "room 'r1' refused us: Unauthorized (wrong pin)", hint: "check --pin or the room token")
     static let mediaFailed = CommandFailure(.connectionFailed, "the media connection failed: ice", hint: "check --ice-allow")
+    static let relayUnavailable = CommandFailure(
+        .connectionFailed, "no TURN relay (--ice-policy relay): no relayed candidate from turn:10.77.2.2:3478?transport=udp",
+        hint: "check --ice-username and --ice-credential, and that the --ice-server is reachable from --ice-allow")
     static let timeout = CommandFailure(.connectionFailed, "Janus did not answer 'join' in time", hint: "server \(masked)")
 
     /// Every ``AgentError`` case: the one table the room API's errors are read through.
@@ -58,6 +61,7 @@ import Testing
         (.signalingFailed("Janus closed the connection (1006 gone away)"),
          CommandFailure(.connectionFailed, "Janus closed the connection (1006 gone away)", hint: "server \(masked)")),
         (.mediaFailed("ice"), mediaFailed),
+        (.relayUnavailable("no relayed candidate from turn:10.77.2.2:3478?transport=udp"), relayUnavailable),
         (.tokenExpired(expiredAt: Date(timeIntervalSince1970: 1_799_999_999)), tokenExpired),
         (.tokenRefused("Unauthorized request"), tokenRefused),
         (.tokenLacksPlugin("Unauthorized plugin"), tokenLacksPlugin),
@@ -177,6 +181,17 @@ import Testing
             let failure = Self.joinFailure(error)
             #expect(failure == CommandFailure(.connectionFailed, "the media connection failed: \(error.description)", hint: "check --ice-allow"))
         }
+    }
+
+    /// The relay policy finding no relay is its own line (exit 4, naming the TURN options); servers
+    /// that cannot work together are a usage error.
+    @Test func relayErrorsInAJoin() {
+        let noRelay = ICEAgentError.noRelayCandidate(servers: ["turn:10.77.2.2:3478?transport=tcp"], timedOut: false)
+        let failure = Self.joinFailure(PeerConnectionError.ice(noRelay))
+        #expect(failure.code == .connectionFailed && failure.line.contains("no TURN relay (--ice-policy relay): \(noRelay)"), "\(failure.line)")
+        #expect(failure.line.contains("refused the allocation"), "\(failure.line)")
+        let configuration = Self.joinFailure(PeerConnectionError.ice(.configuration(.missingCredentials)))
+        #expect(configuration == CommandFailure(.usage, "not supported: ICE servers: a turn: server needs a username and a credential"))
     }
 
     /// What a join's mapping does not know (a transport error escaping) reads as a protocol violation.

@@ -37,15 +37,7 @@ struct PlaySubscriberTests {
         let player = try await startPlayer(lab, room: room, scratch: scratch, seconds: 30)
         defer { player.terminate() }
         // The subscriber waits for the room and the publisher to appear (--find-timeout).
-        let subscriber = try ChildProcess(
-            Repository.python,
-            [Repository.peer("subscriber.py"), "--ws", lab.janusWS, "--room", room, "--feed-display", Self.display,
-             "--out", out, "--duration", "6", "--find-timeout", "20"],
-            name: "aiortc subscriber")
-        defer { subscriber.terminate() }
-        _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
-        try await pollUntil(timeout: .seconds(30), "the subscriber to finish") { !subscriber.isRunning }
-        #expect(subscriber.exitStatus == 0, "\(subscriber.stderr.suffix(2000))")
+        try await AiortcSubscriber.record(lab, room: room, display: Self.display, out: out)
         #expect(player.isRunning, "agentd play ended early: \(player.stderr)")
         await player.terminate()
         #expect(player.exitStatus == 0, "agentd play did not stop cleanly on SIGTERM: \(player.stderr)")

@@ -28,15 +28,7 @@ struct PlayWebMTests {
             let out = scratch.path("subscriber")
             let player = try startPlayer(lab, room: room, webm: webm, display: "webm")
             defer { player.terminate() }
-            let subscriber = try ChildProcess(
-                Repository.python,
-                [Repository.peer("subscriber.py"), "--ws", lab.janusWS, "--room", room, "--feed-display", "webm",
-                 "--out", out, "--duration", "6", "--find-timeout", "20"],
-                name: "aiortc subscriber")
-            defer { subscriber.terminate() }
-            _ = try await subscriber.waitForLine(prefix: "READY", within: .seconds(90))
-            try await pollUntil(timeout: .seconds(30), "the subscriber to finish") { !subscriber.isRunning }
-            #expect(subscriber.exitStatus == 0, "\(subscriber.stderr.suffix(2000))")
+            try await AiortcSubscriber.record(lab, room: room, display: "webm", out: out)
             #expect(player.isRunning, "agentd play ended early: \(player.stderr)")
 
             let (samples, _) = try RecordingChecks.samples(out + "/audio.wav")

@@ -21,7 +21,7 @@ import Testing
         let applied = RecipeOverrides(server: "ws://h/", room: "b", create: true, display: "y", duration: 3).applied(to: recipe)
         #expect(applied.server == "ws://h/" && applied.room == "b" && applied.create && applied.display == "y" && applied.duration == 3)
         #expect(RecipeOverrides().applied(to: recipe) == recipe)
-        let runner = RecipeRunner(recipe: recipe, iceAddresses: [], environment: RecipeEnvironment(loops: LoopGroup(count: 1, name: "test.recipe")))
+        let runner = RecipeRunner(recipe: recipe, ice: RoomJoinPatch(), environment: RecipeEnvironment(loops: LoopGroup(count: 1, name: "test.recipe")))
         await #expect(throws: CommandFailure(.usage, "recipe t names no server", hint: "give --server or \"server\" in the recipe")) {
             _ = try await runner.run(until: {})
         }
@@ -32,11 +32,12 @@ import Testing
         let recipe = try RecipeLibrary(directory: Self.recipes).recipe(named: "recorder")
         let overrides = RecipeOverrides(server: "ws://10.77.0.2:8188/", room: "r1", duration: 0.05)
         let seen = Shared<(RecordingRequest, [String])?>(nil)
+        let ice = RoomJoinPatch.ice(ICEConfiguration(addresses: ["10.77.0.1"]), credentials: nil)
         let runner = RecipeRunner(
-            recipe: recipe, overrides: overrides, iceAddresses: ["10.77.0.1"],
+            recipe: recipe, overrides: overrides, ice: ice,
             environment: RecipeEnvironment(loops: LoopGroup(count: 1, name: "test.recipe"))
-        ) { request, addresses, stop in
-            seen.withLock { $0 = (request, addresses) }
+        ) { request, ice, stop in
+            seen.withLock { $0 = (request, ice.ice?.addresses ?? []) }
             return RecordingLaunchResult(summary: "recorded 0 participant(s)", stoppedBy: "duration")
         }
         let outcome = try await runner.run(until: { try? await Task.sleep(for: .seconds(30)) })

@@ -24,7 +24,7 @@ final class InProcessDaemon: Sendable {
         let loops = self.loops
         let log = ServeLog(format: .json) { line in lines.append(line) }
         daemon = Daemon(
-            settings: ServeSettings(outputRoot: outputRoot, maxJobs: maxJobs, defaultServer: nil, iceAddresses: ["127.0.0.1"]),
+            settings: ServeSettings(outputRoot: outputRoot, maxJobs: maxJobs, defaultServer: nil, ice: .ice(ICEConfiguration(addresses: ["127.0.0.1"]), credentials: nil)),
             apiToken: Self.token, log: log, limits: limits, loops: loops, botFactory: botFactory)
         port = try daemon.start(ListenAddress(host: "127.0.0.1", port: 0))
         client = APIClient(base: "http://127.0.0.1:\(port)", token: Self.token)

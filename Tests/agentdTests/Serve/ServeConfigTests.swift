@@ -31,6 +31,29 @@ struct ServeConfigTests {
         #expect(ServeConfigError.unknownKeys(["max_job"]).description.contains("known: api_token"))
     }
 
+    @Test("the ICE keys: servers as a list or one string, the TURN credentials, the policy; a bad server stops the daemon (exit 2)")
+    func iceKeys() async throws {
+        let config = try ServeConfig(parsing: Data(#"""
+            {"ice_servers": ["turn:10.77.2.2:3478?transport=udp", "turn:10.77.2.2?transport=tcp"], "ice_username": "agentd",
+             "ice_credential": "s3cret-turn", "ice_policy": "relay", "ice_allow": "lo"}
+            """#.utf8))
+        #expect(config.iceServers == "turn:10.77.2.2:3478?transport=udp,turn:10.77.2.2?transport=tcp")
+        #expect(config.iceUsername == "agentd" && config.iceCredential == "s3cret-turn" && config.icePolicy == "relay")
+        #expect(try ServeConfig(parsing: Data(#"{"ice_servers": "stun:10.77.2.2"}"#.utf8)).iceServers == "stun:10.77.2.2")
+        #expect(throws: ServeConfigError.invalid(key: "ice_servers", expected: "a list of turn: or stun: URIs")) {
+            try ServeConfig(parsing: Data(#"{"ice_servers": [3478]}"#.utf8))
+        }
+
+        let scratch = try ScratchDirectory("serve-ice")
+        let path = scratch.path("config.json")
+        try Data(#"{"api_token": "t0ken-abcdef", "ice_servers": ["turn:turn.example.com"], "ice_username": "u", "ice_credential": "s3cret-turn"}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let output = CapturedOutput()
+        #expect(await output.tool().run(["serve", "--config", path, "--listen", "127.0.0.1:0", "--ice-allow", "lo"]) == .usage)
+        #expect(output.stderr.contains("--ice-server: 'turn.example.com' is a name"), "\(output.stderr)")
+        #expect(!output.stderr.contains("s3cret-turn"))
+    }
+
     @Test("agentd serve refuses to start without an API token, or with a bad config (exit 2)")
     func refusesToStart() async throws {
         let scratch = try ScratchDirectory("serve-config")
