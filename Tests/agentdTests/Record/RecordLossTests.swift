@@ -67,4 +67,39 @@ struct RecordLossTests {
             _ = try? await RecordingChecks.lab("up")
         }
     }
+
+    @Test("5 % loss, a Chromium H.264 publisher: the .mkv decodes clean, NACKs and PLIs were sent")
+    func recordsH264ThroughLoss() async throws {
+        try await SharedResourceLock.lab.withExclusive {
+            let lab = try LabEnvironment.required()
+            let room = LabEnvironment.freshRoom("h264loss")
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-h264loss-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let publisher = try await RecordH264Tests.chromiumH264(lab, room: room, display: "safari")
+            defer { publisher.terminate() }
+            let applied = try await RecordingChecks.lab("up", "--loss", "5")
+            #expect(applied.status == 0, "\(applied.output)")
+            try await withCleanup {
+                let recording = try RecordH264Tests.record(lab, room: room, out: out, seconds: 10)
+                defer { recording.terminate() }
+                try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
+                #expect(recording.exitStatus == 0, "\(recording.stderr)")
+                let errors = try await RecordingChecks.decodeErrors(out + "/safari.mkv")
+                #expect(errors.isEmpty, "decode errors under loss: \(errors.prefix(600))")
+                let participant = try #require((try RecordH264Tests.manifest(out)["participants"] as? [[String: Any]])?.first)
+                let stats = try #require(participant["stats"] as? [String: [String: Any]])
+                let video = try #require(stats["video"])
+                print("RecordH264: under 5 % loss: video \(video)")
+                let nacks = video["nacks"] as? Int ?? 0
+                let plis = video["plis"] as? Int ?? 0
+                let lost = video["lost"] as? Int ?? 0
+                #expect(nacks > 0, "no NACK sent under loss")
+                // A PLI goes out when a packet stays lost; NACK may have recovered every one.
+                if lost > 0 { #expect(plis > 0, "\(lost) video packets stayed lost, yet no PLI was sent") }
+                #expect((video["keyframes"] as? Int ?? 0) > 0)
+            } cleanup: {
+                _ = try? await RecordingChecks.lab("up")
+            }
+        }
+    }
 }

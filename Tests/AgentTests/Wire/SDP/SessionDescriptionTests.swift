@@ -158,8 +158,9 @@ import Testing
         #expect(description.attribute("mid", media: 5) == nil)
         #expect(description.attribute("mid", media: -1) == nil)
         #expect(throws: (any Error).self) { try RemoteTransportParameters(offer: description) }
-        // The answer builder reads the same accessors: it finds nothing it can take.
-        #expect(AnswerBuilder.negotiate(video, mid: "0").rejection == "no codec we can receive (offered: opus, opus, opus, VP9)")
+        // The answer builder reads the same accessors: it finds nothing it can take, and names
+        // the m= line's formats once each (96 has no readable rtpmap, x is no payload type).
+        #expect(AnswerBuilder.negotiate(video, mid: "0").rejection == "no codec we can receive (offered: 96, opus, x)")
     }
 
     @Test func badRtpmapIsSkippedNotFatal() throws {
