@@ -283,7 +283,12 @@ final class ParticipantRecording {
     var wavPosition: Int64 { wav?.position ?? 0 }
 
     /// Every WebM/Matroska part, the one being written last.
-    private var parts: [ParticipantWebM] { earlierParts.map(\.file) + (webm.map { [$0] } ?? []) }
+    private var parts: [ParticipantWebM] { partsWithMappings.map(\.file) }
+
+    /// The parts with the RTP/NTP mappings of their streams (the current part's are live).
+    private var partsWithMappings: [(file: ParticipantWebM, mappings: [MediaKind: RecordingManifest.RTPNTPMapping])] {
+        earlierParts + (webm.map { [($0, mappings)] } ?? [])
+    }
 
     /// Paths of the files that exist, for byte counts.
     var filePaths: [String] {
@@ -298,7 +303,7 @@ final class ParticipantRecording {
     ///   across them is named `reconnect`.
     func manifestEntry(fileBytes: (String) -> Int64?, connectionGaps: [Range<Int64>] = []) -> RecordingManifest.Participant {
         var files: [RecordingManifest.File] = []
-        for (part, partMappings) in earlierParts.map({ ($0.file, $0.mappings) }) + (webm.map { [($0, mappings)] } ?? []) {
+        for (part, partMappings) in partsWithMappings {
             if let file = part.manifestFile(mappings: partMappings, bytes: fileBytes(part.fileName)) { files.append(file) }
         }
         if let wav {
