@@ -45,9 +45,11 @@ import Testing
         let loop = EventLoop(name: "ice.relay.refused")
         defer { loop.shutdown() }
         let ice = Self.relayOnly(port: try Self.closedPort(), transport: .tcp)
-        let started = ContinuousClock.now
         do {
-            _ = try await ICEAgent.relayCandidates(loop: loop, ice: ice, serverCredentials: Self.credentials, timeout: .seconds(10))
+            // A timeout far beyond a refusal: `timedOut` false says gathering ended because the
+            // server refused, not because the check gave up (a wall-clock bound flaked on a
+            // loaded CI machine, where the pool ran this task 16 s late).
+            _ = try await ICEAgent.relayCandidates(loop: loop, ice: ice, serverCredentials: Self.credentials, timeout: .seconds(120))
             Issue.record("a relayed candidate from a closed port")
         } catch {
             guard case .noRelayCandidate(let servers, let timedOut) = error else {
@@ -58,8 +60,6 @@ import Testing
             #expect(AgentError(error) == .relayUnavailable("\(error)"))
             #expect(!"\(error)".contains(Self.credentials.credential + "@"), "\(error)")
         }
-        // Refused at once: the relay check does not wait for its timeout.
-        #expect(ContinuousClock.now - started < .seconds(5))
 
         // An agent of a PeerConnection under the same policy offers no host candidate either.
         let events = TestInbox<ICEAgent.Event>()
