@@ -65,7 +65,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--republish-after", type=float, default=0.0, metavar="S",
                    help="after S seconds of READY, unpublish and publish again (a new PeerConnection) with "
                         "--republish-codec: a publisher switching codec mid-call; prints REPUBLISHED")
-    p.add_argument("--republish-codec", choices=["vp8", "vp9", "h264"], default="h264")
+    p.add_argument("--republish-codec", choices=["vp8", "vp9", "h264", "none"], default="h264",
+                   help="the codec of the republish; none: only unpublish, stay in the room, print UNPUBLISHED")
     p.add_argument("--join-on-stdin", action="store_true",
                    help="connect and attach, print WAITING, and join only when a line arrives on stdin "
                         "(a test's late joiner, with Python's start-up already behind it)")
@@ -256,6 +257,9 @@ async def run(args: argparse.Namespace,
             await handle.message({"request": "unpublish"})
             published = False
             await pc.close()
+            if args.republish_codec == "none":
+                print("UNPUBLISHED", flush=True)
+                return
             pc = RTCPeerConnection(rtc_configuration())
             cleanup = add_media(pc, args)
             await publish(handle, pc, args, args.republish_codec)

@@ -74,6 +74,7 @@ extension JanusAudience: LinkDriverTarget {
         let at = Date(timeIntervalSince1970: Double(droppedAt.wallNanoseconds) / 1e9)
         for id in announced.keys.sorted() where !present.contains(id) {
             announced.removeValue(forKey: id)
+            unpublishedFeeds.remove(id)
             removeTracks(of: id)
             sink(.participantLeft(id: id, at: at))
         }
@@ -120,6 +121,7 @@ extension JanusAudience: LinkDriverTarget {
             iceRestarts += 1
             report(.connected)
         }
-        if !announced.isEmpty { enqueue(.subscribe(announced.keys.sorted())) }
+        let publishing = announced.keys.filter { !unpublishedFeeds.contains($0) }
+        if !publishing.isEmpty { enqueue(.subscribe(publishing.sorted())) }
     }
 }

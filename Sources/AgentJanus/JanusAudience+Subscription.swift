@@ -48,7 +48,7 @@ extension JanusAudience {
         do {
             switch command {
             case .subscribe(let feeds):
-                let wanted = feeds.filter { announced[$0] != nil && !subscribedFeeds.contains($0) }
+                let wanted = feeds.filter { announced[$0] != nil && !unpublishedFeeds.contains($0) && !subscribedFeeds.contains($0) }
                 guard !wanted.isEmpty else { return }
                 if let subscriber {
                     subscribedFeeds.formUnion(wanted)

@@ -105,6 +105,9 @@ public actor JanusAudience {
     // The roster, kept across links.
     var announced: [String: String] = [:]
     var subscribedFeeds: Set<String> = []
+    /// Announced participants that unpublished and stay in the room: not subscribed until they
+    /// publish again.
+    var unpublishedFeeds: Set<String> = []
     var tracks: Set<TrackKey> = []
 
     var commands: AsyncStream<Command>.Continuation?
@@ -178,8 +181,17 @@ public actor JanusAudience {
         switch event {
         case .publishers(let publishers):
             announce(publishers)
-        case .unpublished(let id), .leaving(let id, _):
+        case .unpublished(let id):
+            // Still in the room: a publisher that stops, or republishes (another codec, a new
+            // PeerConnection), keeps its identity; its next `publishers` event subscribes again.
+            guard announced[id] != nil else { return }
+            unpublishedFeeds.insert(id)
+            if subscribedFeeds.contains(id) { commands?.yield(.unsubscribe([id])) }
+            removeTracks(of: id)
+        case .leaving(let id, _):
+            // Janus says `leaving` for a participant that published once, publishing or not.
             guard announced.removeValue(forKey: id) != nil else { return }
+            unpublishedFeeds.remove(id)
             if subscribedFeeds.contains(id) { commands?.yield(.unsubscribe([id])) }
             removeTracks(of: id)
             sink(.participantLeft(id: id, at: Date()))
@@ -194,16 +206,22 @@ public actor JanusAudience {
     }
 
     /// Announces publishers we have not seen and subscribes to them: a user is always announced
-    /// before any of their tracks.
+    /// before any of their tracks. A participant announced before that publishes again (after
+    /// `unpublished`) is subscribed again, not announced twice.
     func announce(_ publishers: [VideoRoomPublisher], subscribe: Bool = true) {
-        var fresh: [String] = []
-        for publisher in publishers where announced[publisher.id] == nil && isRecorded(publisher) {
-            let display = publisher.display ?? publisher.id
-            announced[publisher.id] = display
-            sink(.participantJoined(id: publisher.id, display: display, at: Date()))
-            fresh.append(publisher.id)
+        var wanted: [String] = []
+        for publisher in publishers where isRecorded(publisher) {
+            unpublishedFeeds.remove(publisher.id)
+            if announced[publisher.id] == nil {
+                let display = publisher.display ?? publisher.id
+                announced[publisher.id] = display
+                sink(.participantJoined(id: publisher.id, display: display, at: Date()))
+                wanted.append(publisher.id)
+            } else if !subscribedFeeds.contains(publisher.id) {
+                wanted.append(publisher.id)
+            }
         }
-        if subscribe, !fresh.isEmpty { commands?.yield(.subscribe(fresh)) }
+        if subscribe, !wanted.isEmpty { commands?.yield(.subscribe(wanted)) }
     }
 
     /// Whether a publisher is one we announce and subscribe to (not ourselves, not ignored).

@@ -3,8 +3,9 @@ import AgentTransport
 import AgentWire
 
 /// Writes our SDP answer to a server's offer (RFC 3264, RFC 8829 §5.3) for a receive-only
-/// subscription: every offered audio/video section we can decode is accepted as `recvonly`, the
-/// data section is accepted, and everything else is rejected with port 0, keeping the offer's
+/// subscription: every offered audio/video section we can decode is accepted, as `recvonly` where
+/// the offerer sends and `inactive` where it holds the section, the data section is accepted,
+/// and everything else is rejected with port 0, keeping the offer's
 /// order and mids as RFC 3264 §6 requires. All sections share one transport (BUNDLE, RFC 8843).
 public enum AnswerBuilder {
     public enum Error: Swift.Error, Equatable, Sendable {
@@ -58,9 +59,12 @@ public enum AnswerBuilder {
             }
             let kind = NegotiatedStream.Kind(mediaKind)
             if section.isRejected { return NegotiatedStream(mid: mid, kind: kind, rejection: "rejected by the offerer") }
-            if section.direction == "recvonly" || section.direction == "inactive" {
-                return NegotiatedStream(mid: mid, kind: kind, rejection: "the offerer sends nothing here")
-            }
+            // A section the offerer holds (inactive, or recvonly: it would only receive) is
+            // accepted as inactive, not rejected: JSEP (RFC 8829 §5.3.1) rejects only what the
+            // answerer cannot take, and Janus refuses an answer that rejects a section it keeps
+            // for a publisher that unpublished (469 "Error processing SDP"), after which it never
+            // offers that publisher's republish.
+            let receiving = section.direction == "sendonly" || section.direction == "sendrecv"
             let formats = offeredFormats(of: section).filter { $0.codec.kind == mediaKind }
             // The offer's first codec we can receive, in its preference order; of that codec's
             // formats (H.264 comes once per profile and packetization mode) the one we receive
@@ -76,7 +80,7 @@ public enum AnswerBuilder {
                 return NegotiatedStream(
                     mid: mid, kind: kind, codec: codec, payloadType: map.payloadType, clockRate: map.clockRate,
                     channels: map.channels ?? 1, rtxPayloadType: nil, ssrcs: section.ssrcs,
-                    midExtensionID: section.headerExtensions[midExtension])
+                    midExtensionID: section.headerExtensions[midExtension], isReceiving: receiving)
             }
             // The m= line's formats by encoding name, once each (several H.264 formats are one codec).
             let maps = section.rtpMaps
@@ -126,7 +130,7 @@ public enum AnswerBuilder {
         case .audio, .video:
             guard let payloadType = stream.payloadType, let codec = stream.codec else { return offered }
             formats = [String(payloadType)]
-            attributes.append(SDPAttribute(offered.direction == "sendonly" || offered.direction == "sendrecv" ? "recvonly" : "inactive"))
+            attributes.append(SDPAttribute(stream.isReceiving ? "recvonly" : "inactive"))
             attributes.append(SDPAttribute("rtcp-mux"))
             attributes.append(SDPAttribute(
                 "rtpmap", codec.rtpmap(payloadType: payloadType, clockRate: stream.clockRate, channels: max(stream.channels, 2))))

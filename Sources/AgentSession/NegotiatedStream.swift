@@ -39,11 +39,16 @@ public struct NegotiatedStream: Equatable, Sendable {
     public var midExtensionID: UInt8?
     /// Why the section was rejected (port 0 in the answer), or nil when accepted.
     public var rejection: String?
+    /// Whether media arrives here: the offerer sends (`sendonly`, `sendrecv`) and we answered
+    /// `recvonly`. An accepted section the offerer holds `inactive` (a Janus subscription whose
+    /// publisher unpublished) is kept, answered `inactive`, and carries nothing until an offer
+    /// makes it send again.
+    public var isReceiving: Bool
 
     public init(
         mid: String, kind: Kind, codec: MediaCodec? = nil, payloadType: UInt8? = nil, clockRate: Int = 0,
         channels: Int = 0, rtxPayloadType: UInt8? = nil, ssrcs: [UInt32] = [], midExtensionID: UInt8? = nil,
-        rejection: String? = nil
+        rejection: String? = nil, isReceiving: Bool = true
     ) {
         self.mid = mid
         self.kind = kind
@@ -55,6 +60,7 @@ public struct NegotiatedStream: Equatable, Sendable {
         self.ssrcs = ssrcs
         self.midExtensionID = midExtensionID
         self.rejection = rejection
+        self.isReceiving = isReceiving && rejection == nil
     }
 
     public var isAccepted: Bool { rejection == nil }

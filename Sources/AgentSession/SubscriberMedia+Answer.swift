@@ -36,7 +36,7 @@ extension SubscriberMedia {
         let peer = try connection(handlers: handlers)
         let (answer, negotiated) = try await peer.answer(offer: offer, dataChannelLabel: dataChannelLabel)
         var routes: [SubscriptionRouter.Route] = []
-        for stream in negotiated where stream.isAccepted {
+        for stream in negotiated where stream.isReceiving {
             guard let kind = stream.kind.mediaKind, let feed = feedsByMid[stream.mid], let codec = stream.codec else { continue }
             routes.append(SubscriptionRouter.Route(
                 mid: stream.mid, participantID: feed, kind: kind, codec: codec,

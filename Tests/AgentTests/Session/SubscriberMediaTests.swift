@@ -61,6 +61,13 @@ import Testing
             #expect(answer.routes.contains { $0.mid == "0" && $0.participantID == "alice" && $0.kind == .audio })
             #expect(!answer.routes.contains { $0.mid == "1" }, "rejected")
             #expect(!answer.routes.contains { $0.mid == "2" }, "the sender sends nothing there")
+            // The emptied section is kept, answered inactive and bundled (Janus refuses an answer
+            // that rejects it, 469); the section with no codec we know is rejected with port 0.
+            let held = try #require(answer.sdp.media.first { $0.mid == "2" })
+            #expect(held.port == 9 && held.direction == "inactive" && held.formats == ["97"], "\(held)")
+            #expect(answer.sdp.media.first { $0.mid == "1" }?.port == 0)
+            let bundle = answer.sdp.attributes.first { $0.name == "group" }?.value
+            #expect(bundle == "BUNDLE 0 2 3", "\(bundle ?? "no group")")
             #expect(!answer.routes.contains { $0.mid == "3" }, "no feed")
             #expect(answer.warnings.count == 1)
             #expect(answer.warnings.first?.hasPrefix("mid 1: ") == true)

@@ -126,9 +126,7 @@ struct RecordH264Tests {
             #expect(try await RecordingChecks.streamCodecs(mkv).sorted() == ["h264", "opus"])
             let errors = try await RecordingChecks.decodeErrors(mkv)
             #expect(errors.isEmpty, "decode errors: \(errors.prefix(600))")
-            let count = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                                                           "stream=nb_read_frames", "-of", "csv=p=0", mkv])
-            let frames = Int(count.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let frames = try await RecordingChecks.videoFrames(mkv)
             print("RecordH264: agentd play's H.264 recorded: \(frames) frames in \(Self.recordSeconds) s")
             // The recorder's PLI is answered with a keyframe at once: nearly every frame is there.
             #expect(Double(frames) >= 0.9 * 30 * (Self.recordSeconds - 0.5), "\(frames) frames")
@@ -136,9 +134,9 @@ struct RecordH264Tests {
     }
 
     /// Issue 13's codec change, as a publisher makes it: aiortc unpublishes its VP8 and publishes
-    /// again as H.264 (same participant id). Known to fail today: the audience treats the
-    /// republish as a new participant (`<name>-2`) and no media reaches the new subscription.
-    @Test("a publisher republishing VP8 as H.264 continues in <name>.part2.mkv (known issue: the republish gets no media)")
+    /// again as H.264 on a new PeerConnection (same participant id). The participant continues:
+    /// one participant, `switcher.webm` then `switcher.part2.mkv`, on one timeline.
+    @Test("a publisher republishing VP8 as H.264 continues in <name>.part2.mkv: one participant, both parts decode clean, times in order")
     func republishContinuesInTheNextPart() async throws {
         try await SharedResourceLock.lab.withExclusive {
             let lab = try LabEnvironment.required()
@@ -158,15 +156,28 @@ struct RecordH264Tests {
             try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
             #expect(recording.exitStatus == 0, "\(recording.stderr)")
             let participants = try Self.manifest(out)["participants"] as? [[String: Any]] ?? []
-            let paths = participants.flatMap { ($0["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String } }
+            let files = participants.flatMap { $0["files"] as? [[String: Any]] ?? [] }
+            let paths = files.compactMap { $0["path"] as? String }
             print("RecordH264: republish: participants \(participants.compactMap { $0["name"] as? String }), files \(paths)")
-            withKnownIssue("a republish is announced as a new participant and its media never arrives (issue 13)") {
-                #expect(participants.count == 1, "\(paths)")
-                #expect(paths.contains("switcher.webm") && paths.contains("switcher.part2.mkv"), "\(paths)")
+            #expect(participants.count == 1, "\(paths)")
+            #expect(participants.first?["left_ms"] is NSNull, "an unpublish is not a leave")
+            let parts = files.filter { ($0["format"] as? String) == "webm" }
+            #expect(parts.compactMap { $0["path"] as? String } == ["switcher.webm", "switcher.part2.mkv"], "\(paths)")
+            // The parts follow each other on the recording's timeline, with the video codec each holds.
+            if parts.count == 2 {
+                let first = (start: parts[0]["start_ms"] as? Int ?? -1, duration: parts[0]["duration_ms"] as? Int ?? -1)
+                let second = parts[1]["start_ms"] as? Int ?? -1
+                #expect(first.start >= 0 && first.duration > 3000 && second >= first.start + first.duration, "\(parts)")
+                let codecs = parts.map { part in
+                    (part["tracks"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "video" }.compactMap { $0["codec"] as? String }
+                }
+                #expect(codecs == [["vp8"], ["h264"]], "\(codecs)")
             }
             for path in paths where path.hasSuffix(".webm") || path.hasSuffix(".mkv") {
                 let errors = try await RecordingChecks.decodeErrors(out + "/" + path)
                 #expect(errors.isEmpty, "\(path): \(errors.prefix(400))")
+                let frames = try await RecordingChecks.videoFrames(out + "/" + path)
+                #expect(frames >= 60, "\(path): \(frames) video frames")
             }
         }
     }

@@ -33,6 +33,13 @@ enum RecordingChecks {
         try await run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).output
     }
 
+    /// The frames of the first video stream that ffprobe decodes (`-count_frames`); 0 when none.
+    static func videoFrames(_ path: String) async throws -> Int {
+        let count = try await run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                      "stream=nb_read_frames", "-of", "csv=p=0", path])
+        return Int(count.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     static func mkvinfo(_ path: String) async throws -> ToolRun {
         try await run("/usr/bin/mkvinfo", [path])
     }
