@@ -111,13 +111,18 @@ class SquareTrack(MediaStreamTrack):
     def __init__(self, width: int = 640, height: int = 480, fps: float = 30.0,
                  start: MediaStart | None = None, pulse_ms: int = 0):
         super().__init__()
-        if width % 2 or height % 2 or width < 16 or height < 16:
-            raise ValueError("video size must be even and at least 16x16")
-        self.width, self.height, self.fps = width, height, fps
+        self.fps = fps
         self.frames = 0
         self._start: float | None = None
         self._shared = start
         self.pulse_ticks = self.CLOCK * pulse_ms // 1000
+        self.resize(width, height)
+
+    def resize(self, width: int, height: int) -> None:
+        """Sends pictures of this size from the next frame on (the encoder restarts: a keyframe)."""
+        if width % 2 or height % 2 or width < 16 or height < 16:
+            raise ValueError("video size must be even and at least 16x16")
+        self.width, self.height = width, height
         self._white = np.empty((height * 3 // 2, width), dtype=np.uint8)
         self._white[:height] = 235
         self._white[height:] = 128

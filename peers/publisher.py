@@ -67,6 +67,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "--republish-codec: a publisher switching codec mid-call; prints REPUBLISHED")
     p.add_argument("--republish-codec", choices=["vp8", "vp9", "h264", "none"], default="h264",
                    help="the codec of the republish; none: only unpublish, stay in the room, print UNPUBLISHED")
+    p.add_argument("--resize-after", type=float, default=0.0, metavar="S",
+                   help="after S seconds of sending, send pictures of --resize-to instead; prints RESIZED")
+    p.add_argument("--resize-to", default="176x144", metavar="WxH", help="the size --resize-after switches to")
     p.add_argument("--join-on-stdin", action="store_true",
                    help="connect and attach, print WAITING, and join only when a line arrives on stdin "
                         "(a test's late joiner, with Python's start-up already behind it)")
@@ -77,6 +80,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     except ValueError:
         p.error(f"--video must be WxH, got {args.video!r}")
     args.width, args.height = w, h
+    try:
+        args.resize_width, args.resize_height = (int(v) for v in args.resize_to.lower().split("x"))
+    except ValueError:
+        p.error(f"--resize-to must be WxH, got {args.resize_to!r}")
     if args.fps <= 0:
         p.error("--fps must be positive")
     if args.sync_pulse_ms < 0:
@@ -107,8 +114,16 @@ def add_synthetic_media(pc: RTCPeerConnection, args: argparse.Namespace) -> Call
     start = MediaStart() if args.sync_pulse_ms > 0 else None
     if not args.no_audio:
         pc.addTrack(ToneTrack(args.tone, start=start, pulse_ms=args.sync_pulse_ms))
+    resize_task: asyncio.Task | None = None
     if not args.no_video:
-        pc.addTrack(SquareTrack(args.width, args.height, args.fps, start=start, pulse_ms=args.sync_pulse_ms))
+        square = SquareTrack(args.width, args.height, args.fps, start=start, pulse_ms=args.sync_pulse_ms)
+        pc.addTrack(square)
+        if getattr(args, "resize_after", 0) > 0:
+            async def resize() -> None:
+                await asyncio.sleep(args.resize_after)
+                square.resize(args.resize_width, args.resize_height)
+                print("RESIZED " + json.dumps({"width": args.resize_width, "height": args.resize_height}), flush=True)
+            resize_task = asyncio.ensure_future(resize())
     channel = pc.createDataChannel("data")
     sender_task: asyncio.Task | None = None
 
@@ -127,8 +142,9 @@ def add_synthetic_media(pc: RTCPeerConnection, args: argparse.Namespace) -> Call
             sender_task = asyncio.ensure_future(send_data())
 
     def stop_sender() -> None:
-        if sender_task is not None:
-            sender_task.cancel()
+        for task in (sender_task, resize_task):
+            if task is not None:
+                task.cancel()
 
     return stop_sender
 

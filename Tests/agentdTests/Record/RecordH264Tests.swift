@@ -133,55 +133,6 @@ struct RecordH264Tests {
         }
     }
 
-    /// Issue 13's codec change, as a publisher makes it: aiortc unpublishes its VP8 and publishes
-    /// again as H.264 on a new PeerConnection (same participant id). The participant continues:
-    /// one participant, `switcher.webm` then `switcher.part2.mkv`, on one timeline.
-    @Test("a publisher republishing VP8 as H.264 continues in <name>.part2.mkv: one participant, both parts decode clean, times in order")
-    func republishContinuesInTheNextPart() async throws {
-        try await SharedResourceLock.lab.withExclusive {
-            let lab = try LabEnvironment.required()
-            let room = LabEnvironment.freshRoom("republish")
-            let out = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-republish-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: out) }
-            let publisher = try ChildProcess(
-                Repository.python,
-                [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", "switcher", "--create",
-                 "--video", "320x240", "--republish-after", "5", "--republish-codec", "h264", "--duration", "40"],
-                name: "republishing publisher")
-            defer { publisher.terminate() }
-            _ = try await publisher.waitForLine(prefix: "READY", within: .seconds(90))
-            let recording = try Self.record(lab, room: room, out: out, seconds: 12)
-            defer { recording.terminate() }
-            _ = try await publisher.waitForLine(prefix: "REPUBLISHED", within: .seconds(40))
-            try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
-            #expect(recording.exitStatus == 0, "\(recording.stderr)")
-            let participants = try Self.manifest(out)["participants"] as? [[String: Any]] ?? []
-            let files = participants.flatMap { $0["files"] as? [[String: Any]] ?? [] }
-            let paths = files.compactMap { $0["path"] as? String }
-            print("RecordH264: republish: participants \(participants.compactMap { $0["name"] as? String }), files \(paths)")
-            #expect(participants.count == 1, "\(paths)")
-            #expect(participants.first?["left_ms"] is NSNull, "an unpublish is not a leave")
-            let parts = files.filter { ($0["format"] as? String) == "webm" }
-            #expect(parts.compactMap { $0["path"] as? String } == ["switcher.webm", "switcher.part2.mkv"], "\(paths)")
-            // The parts follow each other on the recording's timeline, with the video codec each holds.
-            if parts.count == 2 {
-                let first = (start: parts[0]["start_ms"] as? Int ?? -1, duration: parts[0]["duration_ms"] as? Int ?? -1)
-                let second = parts[1]["start_ms"] as? Int ?? -1
-                #expect(first.start >= 0 && first.duration > 3000 && second >= first.start + first.duration, "\(parts)")
-                let codecs = parts.map { part in
-                    (part["tracks"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "video" }.compactMap { $0["codec"] as? String }
-                }
-                #expect(codecs == [["vp8"], ["h264"]], "\(codecs)")
-            }
-            for path in paths where path.hasSuffix(".webm") || path.hasSuffix(".mkv") {
-                let errors = try await RecordingChecks.decodeErrors(out + "/" + path)
-                #expect(errors.isEmpty, "\(path): \(errors.prefix(400))")
-                let frames = try await RecordingChecks.videoFrames(out + "/" + path)
-                #expect(frames >= 60, "\(path): \(frames) video frames")
-            }
-        }
-    }
-
     static func manifest(_ out: String) throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
