@@ -19,8 +19,8 @@ struct RecordChangesTests {
         return process
     }
 
-    /// Issue 13's codec change, as a publisher makes it (aiortc has no VP9 encoder: VP8 → VP9 → VP8
-    /// is RoomRecorderH264Tests' unit test): aiortc unpublishes its VP8 and publishes
+    /// Issue 13's codec change, as a publisher makes it (aiortc has no VP9 encoder; a part per codec for any
+    /// change is RoomRecorderH264Tests' unit test): aiortc unpublishes its VP8 and publishes
     /// again as H.264 on a new PeerConnection (same participant id). The participant continues:
     /// one participant, `switcher.webm` then `switcher.part2.mkv`, on one timeline.
     @Test("a publisher republishing VP8 as H.264 continues in <name>.part2.mkv: one participant, both parts decode clean, times in order")
