@@ -12,14 +12,8 @@ import Foundation
 /// allowed addresses only, and UPnP and ICE-TCP are off: the agent sends nothing except to the
 /// peer's candidates and to the STUN and TURN servers of its ``ICEConfiguration``.
 ///
-/// **TURN** (RFC 8656): each `turn:` server is handed to libnice with `nice_agent_set_relay_info`
-/// before gathering (UDP or TCP to the server; the relayed transport is UDP either way), which
-/// allocates a relayed candidate with the long-term credentials (RFC 8489 §9.2).
-/// **Relay policy** (W3C `iceTransportPolicy: "relay"`): libnice's `force-relay` property, which
-/// keeps host and server-reflexive candidates out of the local candidate list and out of the
-/// connectivity checks, so the SDP carries only relayed candidates and no pair but a relayed one
-/// is tried. ``localCandidates()`` filters by type as well, so an SDP can never carry another.
-/// A gathering that ends without a relayed candidate is ``ICEAgentError/noRelayCandidate(servers:timedOut:)``
+/// TURN servers and the relay-only policy: ICEAgent+Servers.swift. A gathering that ends without
+/// a relayed candidate under that policy is ``ICEAgentError/noRelayCandidate(servers:timedOut:)``
 /// (``checkCandidatesForPolicy()``).
 ///
 /// Events raised by libnice while one of our own methods is running (libnice emits some signals
@@ -30,36 +24,8 @@ public final class ICEAgent: @unchecked Sendable {
     // only on `loop`'s thread. Every public method calls `loop.assertInLoop()` and libnice calls
     // back only on `loop.context`. deinit, which may run elsewhere, hands the teardown to the loop.
 
-    public enum Role: Sendable, Equatable {
-        /// RFC 5245 §5.2: the controlling agent nominates the pair (the offerer, for full ICE).
-        case controlling
-        case controlled
-    }
-
-    public enum State: Sendable, Equatable {
-        case new, gathering, connecting, connected, disconnected, failed, closed
-    }
-
-    public enum Event: Sendable, Equatable {
-        /// All local candidates are known (``localCandidates`` is complete).
-        case gatheringDone
-        case stateChanged(State)
-        /// libnice picked a pair (again after a restart): the path the media takes.
-        case selectedPair(ICESelectedPair)
-    }
-
-    public struct Credentials: Sendable, Equatable {
-        public var ufrag: String
-        public var password: String
-
-        public init(ufrag: String, password: String) {
-            self.ufrag = ufrag
-            self.password = password
-        }
-    }
-
     /// The only component: RTP and RTCP are multiplexed.
-    private static let componentID: guint = 1
+    static let componentID: guint = 1
 
     public let loop: EventLoop
     public let role: Role
@@ -68,17 +34,17 @@ public final class ICEAgent: @unchecked Sendable {
     /// The IPv4 addresses candidates are gathered on.
     public var localAddresses: [String] { ice.addresses }
 
-    private var agent: OpaquePointer?
-    private let streamID: guint
-    private let callbackTarget: Unmanaged<ICECallbackTarget>
-    private var signalHandlerIDs: [gulong] = []
+    var agent: OpaquePointer?
+    let streamID: guint
+    let callbackTarget: Unmanaged<ICECallbackTarget>
+    var signalHandlerIDs: [gulong] = []
 
-    public private(set) var state: State = .new
-    public private(set) var isGatheringDone = false
+    public internal(set) var state: State = .new
+    public internal(set) var isGatheringDone = false
     private var hasRemoteCredentials = false
-    private var remoteCandidatesBeforeGathering: [ICECandidate] = []
+    var remoteCandidatesBeforeGathering: [ICECandidate] = []
     private var eventHandler: ((Event) -> Void)?
-    private var datagramHandler: ((UnsafeRawBufferPointer) -> Void)?
+    var datagramHandler: ((UnsafeRawBufferPointer) -> Void)?
     private var apiDepth = 0
     private var heldEvents: [Event] = []
 
@@ -251,15 +217,6 @@ public final class ICEAgent: @unchecked Sendable {
         }
     }
 
-    /// After ``Event/gatheringDone``: under the relay policy, throws when no TURN server gave a
-    /// relayed candidate (it refused the credentials, or did not answer in time). An SDP without
-    /// candidates would only fail later, and for a reason nobody could read from it.
-    public func checkCandidatesForPolicy() throws(ICEAgentError) {
-        guard ice.policy == .relay else { return }
-        guard try localCandidates().isEmpty else { return }
-        throw .noRelayCandidate(servers: ice.turnServers.map(\.description), timedOut: false)
-    }
-
     /// Local candidates as `candidate:…` attribute values for SDP or trickle.
     public func localCandidateAttributes() throws(ICEAgentError) -> [String] {
         try localCandidates().map(\.sdpAttribute)
@@ -267,7 +224,7 @@ public final class ICEAgent: @unchecked Sendable {
 
     /// The peer's `a=ice-ufrag` and `a=ice-pwd`.
     public func setRemoteCredentials(_ credentials: Credentials) throws(ICEAgentError) {
-        try Self.validate(credentials)
+        try credentials.validate()
         try withAPI { () throws(ICEAgentError) in
             let agent = try liveAgent()
             guard nice_agent_set_remote_credentials(agent, streamID, credentials.ufrag, credentials.password) != 0
@@ -355,59 +312,9 @@ public final class ICEAgent: @unchecked Sendable {
         signalHandlerIDs = []
     }
 
-    // MARK: libnice callbacks (on the loop)
-
-    fileprivate func handleGatheringDone(streamID: guint) {
-        loop.assertInLoop()
-        guard streamID == self.streamID, agent != nil, !isGatheringDone else { return }
-        isGatheringDone = true
-        let held = remoteCandidatesBeforeGathering
-        remoteCandidatesBeforeGathering.removeAll()
-        for candidate in held {
-            // Already validated when it was added; libnice may still refuse it, which is dropped
-            // here just as a peer's unusable candidate would be.
-            try? applyRemoteCandidate(candidate)
-        }
-        emit(.gatheringDone)
-    }
-
-    fileprivate func handleComponentState(streamID: guint, componentID: guint, niceState: guint) {
-        loop.assertInLoop()
-        guard streamID == self.streamID, componentID == Self.componentID, agent != nil else { return }
-        let newState: State
-        switch NiceComponentState(niceState) {
-        case NICE_COMPONENT_STATE_GATHERING: newState = .gathering
-        case NICE_COMPONENT_STATE_CONNECTING: newState = .connecting
-        case NICE_COMPONENT_STATE_CONNECTED, NICE_COMPONENT_STATE_READY: newState = .connected
-        case NICE_COMPONENT_STATE_FAILED: newState = .failed
-        case NICE_COMPONENT_STATE_DISCONNECTED: newState = .disconnected
-        default: return
-        }
-        guard newState != state else { return }
-        state = newState
-        emit(.stateChanged(newState))
-    }
-
-    fileprivate func handleSelectedPair(
-        local: UnsafeMutablePointer<NiceCandidate>?, remote: UnsafeMutablePointer<NiceCandidate>?
-    ) {
-        loop.assertInLoop()
-        guard let agent, let local, let remote,
-            let localCandidate = try? ICECandidate(sdpAttribute: candidateText(agent: agent, local)),
-            let remoteCandidate = try? ICECandidate(sdpAttribute: candidateText(agent: agent, remote))
-        else { return }
-        emit(.selectedPair(ICESelectedPair(local: localCandidate.pairEnd, remote: remoteCandidate.pairEnd)))
-    }
-
-    func handleDatagram(streamID: guint, bytes: UnsafeRawBufferPointer) {
-        loop.assertInLoop()
-        guard streamID == self.streamID, agent != nil else { return }
-        datagramHandler?(bytes)
-    }
-
     // MARK: Helpers
 
-    private func liveAgent() throws(ICEAgentError) -> OpaquePointer {
+    func liveAgent() throws(ICEAgentError) -> OpaquePointer {
         guard let agent else { throw .closed }
         return agent
     }
@@ -423,7 +330,7 @@ public final class ICEAgent: @unchecked Sendable {
         return try body()
     }
 
-    private func emit(_ event: Event) {
+    func emit(_ event: Event) {
         if apiDepth > 0 {
             heldEvents.append(event)
         } else {
@@ -438,7 +345,7 @@ public final class ICEAgent: @unchecked Sendable {
         }
     }
 
-    private func applyRemoteCandidate(_ candidate: ICECandidate) throws(ICEAgentError) {
+    func applyRemoteCandidate(_ candidate: ICECandidate) throws(ICEAgentError) {
         let agent = try liveAgent()
         guard let parsed = nice_agent_parse_remote_candidate_sdp(agent, streamID, "a=" + candidate.sdpAttribute)
         else { throw .candidateRejected(candidate.sdpAttribute) }
@@ -446,74 +353,6 @@ public final class ICEAgent: @unchecked Sendable {
         defer { freeCandidateList(list) }
         guard nice_agent_set_remote_candidates(agent, streamID, Self.componentID, list) >= 1 else {
             throw .candidateRejected(candidate.sdpAttribute)
-        }
-    }
-
-    private func candidateText(agent: OpaquePointer, _ candidate: UnsafeMutablePointer<NiceCandidate>) -> String {
-        guard let sdp = nice_agent_generate_local_candidate_sdp(agent, candidate) else { return "" }
-        defer { g_free(sdp) }
-        var text = String(cString: sdp)
-        if text.hasPrefix("a=") { text.removeFirst(2) }
-        return text
-    }
-
-    private func connectSignals(_ agent: OpaquePointer) {
-        let instance = UnsafeMutableRawPointer(agent)
-        let data = callbackTarget.toOpaque()
-        let gatheringDone: @convention(c) (OpaquePointer?, guint, gpointer?) -> Void = { _, stream, data in
-            ICECallbackTarget.agent(from: data)?.handleGatheringDone(streamID: stream)
-        }
-        let stateChanged: @convention(c) (OpaquePointer?, guint, guint, guint, gpointer?) -> Void = {
-            _, stream, component, state, data in
-            ICECallbackTarget.agent(from: data)?.handleComponentState(
-                streamID: stream, componentID: component, niceState: state)
-        }
-        let selectedPair:
-            @convention(c) (
-                OpaquePointer?, guint, guint, UnsafeMutablePointer<NiceCandidate>?,
-                UnsafeMutablePointer<NiceCandidate>?, gpointer?
-            ) -> Void = { _, _, _, local, remote, data in
-                ICECallbackTarget.agent(from: data)?.handleSelectedPair(local: local, remote: remote)
-            }
-        signalHandlerIDs = [
-            agent_g_signal_connect(
-                instance, "candidate-gathering-done", unsafeBitCast(gatheringDone, to: GCallback.self), data),
-            agent_g_signal_connect(
-                instance, "component-state-changed", unsafeBitCast(stateChanged, to: GCallback.self), data),
-            agent_g_signal_connect(
-                instance, "new-selected-pair-full", unsafeBitCast(selectedPair, to: GCallback.self), data),
-        ]
-    }
-
-    /// Hands the STUN and TURN servers (already checked) and the policy to libnice, before
-    /// gathering. libnice copies the strings.
-    private static func configureServers(
-        _ agent: OpaquePointer, streamID: guint, ice: ICEConfiguration, credentials: ICEServerCredentials?
-    ) throws(ICEAgentError) {
-        let object = UnsafeMutableRawPointer(agent)
-        for server in ice.stunServers {
-            agent_g_object_set_string(object, "stun-server", server.host)
-            agent_g_object_set_uint(object, "stun-server-port", guint(server.port))
-        }
-        for server in ice.turnServers {
-            guard let credentials else { throw .configuration(.missingCredentials) }
-            let type = server.transport == .tcp ? NICE_RELAY_TYPE_TURN_TCP : NICE_RELAY_TYPE_TURN_UDP
-            guard nice_agent_set_relay_info(
-                agent, streamID, componentID, server.host, guint(server.port), credentials.username, credentials.credential, type) != 0
-            else { throw .serverRejected(server.description) }
-        }
-        if ice.policy == .relay { agent_g_object_set_boolean(object, "force-relay", 1) }
-    }
-
-    private static func validate(_ credentials: Credentials) throws(ICEAgentError) {
-        func isICEChars(_ text: String) -> Bool {
-            text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/") }
-        }
-        guard (4...256).contains(credentials.ufrag.count), isICEChars(credentials.ufrag) else {
-            throw .invalidCredentials("ufrag must be 4-256 ice-chars")
-        }
-        guard (22...256).contains(credentials.password.count), isICEChars(credentials.password) else {
-            throw .invalidCredentials("password must be 22-256 ice-chars")
         }
     }
 }
