@@ -3,34 +3,52 @@ import TestSupport
 import Testing
 
 /// Interop with Pion (Go WebRTC, Debian's 3.1.56) through the lab's Janus: `agentd record`
-/// records a Pion publisher, and a Pion subscriber records `agentd play`. Pion neither decodes
-/// nor re-encodes: what it sends is the file's own VP8 and Opus, and what it writes is what
+/// records a Pion publisher, and a Pion subscriber records `agentd play`, each with VP8 and with
+/// H.264 (packetization mode 1, Constrained Baseline 42e01f) beside Opus. Pion neither decodes
+/// nor re-encodes: what it sends is the file's own video and Opus, and what it writes is what
 /// arrived, checked here by ffmpeg.
 ///
-/// Samples are made per test in a scratch directory (agentd-samples, sox), never read from samples/.
+/// Samples are made per test in a scratch directory (agentd-samples, ffmpeg's libx264, sox),
+/// never read from samples/.
 @Suite("PionInterop", .enabled(if: LabEnvironment.shouldRun), .serialized)
 struct PionInteropTests {
     static let recordingSeconds = 10.0
 
-    @Test("agentd record records a Pion publisher's VP8 and Opus: clean decode, the 440 Hz tone, the full length")
-    func recordsPionPublisher() async throws {
+    @Test("agentd record records a Pion publisher's video and Opus: clean decode, the 440 Hz tone, the full length",
+          arguments: PionVideo.all)
+    func recordsPionPublisher(_ video: PionVideo) async throws {
         try await PionPeers.build()
-        try await SharedResourceLock.lab.withExclusive { try await recordPionPublisher() }
+        try await SharedResourceLock.lab.withExclusive { try await recordPionPublisher(video) }
     }
 
-    private func recordPionPublisher() async throws {
+    /// A publisher that ignores PLI and sends an IDR every 3 s (a file streamed as stored, as here,
+    /// or an encoder with a fixed GOP) is recorded without its video: ParticipantWebM holds audio
+    /// 2 s (`holdLimitMs`) for the first keyframe, then creates an audio-only `pion.webm`, and
+    /// every video frame after that is dropped for the rest of the recording, with nothing in the
+    /// manifest to say so. Known to fail today.
+    @Test("agentd record of a Pion H.264 publisher with an IDR every 3 s keeps its video (known issue: audio-only pion.webm)")
+    func recordsPionPublisherWithSparseKeyframes() async throws {
+        try await PionPeers.build()
+        try await SharedResourceLock.lab.withExclusive {
+            await withKnownIssue("agentd record gives up on video 2 s after the first audio and drops the rest of it") {
+                try await recordPionPublisher(.h264SparseKeyframes)
+            }
+        }
+    }
+
+    private func recordPionPublisher(_ video: PionVideo) async throws {
         let lab = try LabEnvironment.required()
         let iface = lab.values["LAB_IFACE"] ?? "agentd-lab0"
         let scratch = try ScratchDirectory("pion-record")
         let room = LabEnvironment.freshRoom("pionrec")
         let out = scratch.path("recording")
-        let ivf = try await GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
+        let sample = try await video.sample(in: scratch)
         let ogg = try await GeneratedSamples.encoded("tone-440.opus", in: scratch)
         let publisherSummary = scratch.path("publisher.json")
 
         let publisher = try ChildProcess(
             PionPeers.publisher,
-            ["--ws", lab.janusWS, "--room", room, "--display", "pion", "--create", "--ivf", ivf, "--ogg", ogg,
+            ["--ws", lab.janusWS, "--room", room, "--display", "pion", "--create", video.publisherFlag, sample, "--ogg", ogg,
              "--duration", "60", "--ice-allow", iface, "--summary", publisherSummary],
             name: "pion publisher")
         defer { publisher.terminate() }
@@ -55,24 +73,33 @@ struct PionInteropTests {
         let pion = try #require(participants.first { $0["name"] as? String == "pion" }, "no participant pion in \(participants)")
         print("PionInterop: agentd record stats \(pion["stats"] ?? "?")")
 
-        let webm = out + "/pion.webm"
-        let codecs = try await RecordingChecks.streamCodecs(webm)
-        #expect(codecs.sorted() == ["opus", "vp8"], "pion.webm streams: \(codecs)")
-        let errors = try await RecordingChecks.decodeErrors(webm)
-        #expect(errors.isEmpty, "pion.webm decode errors: \(errors.prefix(600))")
-        #expect(try await RecordingChecks.mkvinfo(webm).status == 0, "mkvinfo complained about pion.webm")
-        let probe = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                     "stream=width,height", "-of", "csv=p=0", webm])
-        #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "320,240", "\(probe.output)")
+        let name = "pion.\(video.recordingExtension)"
+        let file = out + "/" + name
+        let files = (pion["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        try #require(files.contains(name), "pion's files: \(files)")
+        let codecs = try await RecordingChecks.streamCodecs(file)
+        #expect(codecs.sorted() == [video.codec.name, "opus"].sorted(), "\(name) streams: \(codecs)")
+        let errors = try await RecordingChecks.decodeErrors(file)
+        #expect(errors.isEmpty, "\(name) decode errors: \(errors.prefix(600))")
+        let info = try await RecordingChecks.mkvinfo(file)
+        #expect(info.status == 0 && info.output.contains(video.codec.matroskaCodecID), "mkvinfo of \(name): \(info.output.prefix(600))")
+        let probe = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                     "stream=width,height,nb_read_frames", "-of", "csv=p=0", file])
+        let fields = probe.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+        #expect(fields.prefix(2) == ["320", "240"], "\(probe.output)")
+        // The video starts at the file's first keyframe after agentd record's PLI; from there every frame.
+        let frames = fields.count == 3 ? Int(fields[2]) ?? 0 : 0
+        let expected = 30 * (Self.recordingSeconds - video.keyframeSeconds)
+        print("PionInterop: \(name) holds \(frames) video frames")
+        #expect(Double(frames) >= 0.9 * expected, "\(name) holds \(frames) video frames, under 90 % of \(Int(expected))")
 
-        // The webm lasts as long as the recording: the publisher was there from its first moment.
+        // The file lasts as long as the recording: the publisher was there from its first moment
+        // (its Opus starts the file even while the video waits for a keyframe).
         let recorded = Double(manifest["duration_ms"] as? Int ?? 0) / 1000
-        let duration = try await RecordingChecks.run(
-            "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", webm])
-        let webmSeconds = Double(duration.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        print("PionInterop: pion.webm lasts \(webmSeconds) s of a \(recorded) s recording")
+        let fileSeconds = try await RecordingChecks.formatDuration(file)
+        print("PionInterop: \(name) lasts \(fileSeconds) s of a \(recorded) s recording")
         #expect(abs(recorded - Self.recordingSeconds) <= 0.2, "the recording lasted \(recorded) s")
-        #expect(abs(webmSeconds - recorded) <= 0.2, "pion.webm lasts \(webmSeconds) s of a \(recorded) s recording")
+        #expect(abs(fileSeconds - recorded) <= 0.2, "\(name) lasts \(fileSeconds) s of a \(recorded) s recording")
 
         let (samples, rate) = try RecordingChecks.samples(out + "/pion.wav")
         #expect(rate == 48_000)
@@ -80,23 +107,24 @@ struct PionInteropTests {
         try expectTone(middle, "pion.wav")
     }
 
-    @Test("a Pion subscriber records agentd play's VP8 and Opus: frames arrive, the IVF decodes cleanly, the Ogg holds the tone")
-    func pionSubscriberReceivesPlay() async throws {
+    @Test("a Pion subscriber records agentd play's video and Opus: frames arrive, the video decodes cleanly, the Ogg holds the tone",
+          arguments: PionVideo.all)
+    func pionSubscriberReceivesPlay(_ video: PionVideo) async throws {
         try await PionPeers.build()
-        try await SharedResourceLock.lab.withExclusive { try await pionSubscriberReceives() }
+        try await SharedResourceLock.lab.withExclusive { try await pionSubscriberReceives(video) }
     }
 
-    private func pionSubscriberReceives() async throws {
+    private func pionSubscriberReceives(_ video: PionVideo) async throws {
         let lab = try LabEnvironment.required()
         let iface = lab.values["LAB_IFACE"] ?? "agentd-lab0"
         let scratch = try ScratchDirectory("pion-play")
         let room = LabEnvironment.freshRoom("pionplay")
         let out = scratch.path("subscriber")
         let wav = try await GeneratedSamples.toneWAV(in: scratch)
-        let ivf = try await GeneratedSamples.encoded("pattern-vp8.ivf", in: scratch)
+        let sample = try await video.sample(in: scratch)
         let player = try ChildProcess(
             AgentdBinary.path,
-            ["play", "--server", lab.janusWS, "--room", room, "--display", "player", "--audio", wav, "--video", ivf,
+            ["play", "--server", lab.janusWS, "--room", room, "--display", "player", "--audio", wav, "--video", sample,
              "--create", "--loop", "--duration", "40", "--ice-allow", iface],
             name: "agentd play")
         defer { player.terminate() }
@@ -116,7 +144,7 @@ struct PionInteropTests {
 
         let summary = try PionPeers.summary(out + "/summary.json")
         print("PionInterop: Pion subscriber summary \(summary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
-        #expect(summary["video_codec"] as? String == "vp8" && summary["audio_codec"] as? String == "opus", "\(summary)")
+        #expect(summary["video_codec"] as? String == video.codec.name && summary["audio_codec"] as? String == "opus", "\(summary)")
         #expect(summary["video_width"] as? Int == 320 && summary["video_height"] as? Int == 240, "\(summary)")
         let frames = summary["video_frames"] as? Int ?? 0
         let written = summary["video_frames_written"] as? Int ?? 0
@@ -125,14 +153,18 @@ struct PionInteropTests {
         #expect(frames >= 150 && written >= 150, "6 s of 30 fps video arrived as \(frames) frames, \(written) written")
         #expect(summary["video_lost"] as? Int == 0 && summary["audio_lost"] as? Int == 0, "\(summary)")
 
-        let video = out + "/video.ivf"
-        let videoErrors = try await RecordingChecks.decodeErrors(video)
-        #expect(videoErrors.isEmpty, "video.ivf decode errors: \(videoErrors.prefix(600))")
+        #expect(summary["video_file"] as? String == video.subscriberFile, "\(summary)")
+        let videoFile = out + "/" + video.subscriberFile
+        let videoErrors = try await RecordingChecks.decodeErrors(videoFile)
+        #expect(videoErrors.isEmpty, "\(video.subscriberFile) decode errors: \(videoErrors.prefix(600))")
         let counted = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
                                                        "-show_entries", "stream=codec_name,width,height,nb_read_frames",
-                                                       "-of", "csv=p=0", video])
-        #expect(counted.output.trimmingCharacters(in: .whitespacesAndNewlines) == "vp8,320,240,\(written)",
-                "ffprobe of video.ivf: \(counted.output); the subscriber wrote \(written) frames")
+                                                       "-of", "csv=p=0", videoFile])
+        #expect(counted.output.trimmingCharacters(in: .whitespacesAndNewlines) == "\(video.codec.name),320,240,\(written)",
+                "ffprobe of \(video.subscriberFile): \(counted.output); the subscriber wrote \(written) frames")
+        // Over 90 % of the frames the (looped) file plays in the subscription decode.
+        let decodable = 30 * (summary["recorded_s"] as? Double ?? 0)
+        #expect(Double(written) > 0.9 * decodable, "\(written) of the \(Int(decodable)) frames played were written")
 
         let ogg = out + "/audio.ogg"
         let audioErrors = try await RecordingChecks.decodeErrors(ogg)

@@ -24,13 +24,14 @@ enum GeneratedSamples {
     }
 
     /// `pattern-h264.h264`: 5 s of ffmpeg's test pattern at 320x240, 30 fps, libx264 constrained
-    /// baseline with an IDR every 3 s (a receiver joining between them gets agentd's own), as an
-    /// Annex B elementary stream.
-    static func h264Stream(in scratch: ScratchDirectory) async throws -> String {
+    /// baseline (no B-frames) with an IDR every `keyframeInterval` frames, by default 90: 3 s (a
+    /// receiver of `agentd play` joining between them gets agentd's own), as an Annex B
+    /// elementary stream.
+    static func h264Stream(in scratch: ScratchDirectory, keyframeInterval: Int = 90) async throws -> String {
         let path = scratch.path("pattern-h264.h264")
         let result = try await runTool("/usr/bin/ffmpeg", [
             "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-t", "5", "-c:v", "libx264",
-            "-profile:v", "baseline", "-pix_fmt", "yuv420p", "-g", "90", "-b:v", "500k", "-bsf:v", "h264_mp4toannexb",
+            "-profile:v", "baseline", "-pix_fmt", "yuv420p", "-g", String(keyframeInterval), "-b:v", "500k", "-bsf:v", "h264_mp4toannexb",
             "-f", "h264", path], includeStderr: true)
         guard result.status == 0 else { throw Failure(description: "ffmpeg exited \(result.status): \(result.output)") }
         return path
