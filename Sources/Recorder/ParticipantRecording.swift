@@ -96,15 +96,19 @@ final class ParticipantRecording {
         webm?.announce(kind: kind, codec: codec)
     }
 
-    /// The participant's video changed codec (a publisher republishing VP8 as H.264 or VP9): a
-    /// file holds one codec per track, so this part ends and the next begins, on the same
-    /// timeline (its start_ms), named `<name>.part<N>` with the container's extension. Its
-    /// video starts at the new codec's first keyframe; audio goes on into it.
+    /// The participant's video changed codec (a publisher republishing VP8 as H.264 or VP9), or
+    /// video came to a file that went audio-only: a file holds one codec per track and its
+    /// tracks are written first, so this part ends and the next begins, on the same timeline
+    /// (its start_ms), named `<name>.part<N>` with the container's extension. Its video starts
+    /// at the first keyframe; audio goes on into it.
     private func startNextPart(videoCodec: MediaCodec) {
         guard let current = webm else { return }
         close(current)
         earlierParts.append((current, mappings))
         let next = ParticipantWebM(directory: directory, baseName: "\(name).part\(earlierParts.count + 1)")
+        // The same stream's H.264 parameter sets, when only the file changes: an IDR that comes
+        // without them still opens the next part.
+        if current.videoCodec == videoCodec { next.takeParameterSets(from: current) }
         if current.audioAnnounced { next.announce(kind: .audio, codec: .opus) }
         next.announce(kind: .video, codec: videoCodec)
         webm = next
@@ -122,9 +126,16 @@ final class ParticipantRecording {
     func handle(_ frame: RemoteFrame, ms: Int64) -> [(pcm: [Int16], sample: Int64)] {
         guard isPresent else { return [] }
         count(frame, ms: ms)
-        // A keyframe in another codec than the file's video (no track announcement came first).
-        if frame.kind == .video, frame.isKeyframe, let current = webm?.videoCodec, webm?.hasVideo == true, frame.codec != current {
-            startNextPart(videoCodec: frame.codec)
+        if frame.kind == .video, frame.isKeyframe, let webm {
+            if webm.hasVideo, let current = webm.videoCodec, frame.codec != current {
+                // A keyframe in another codec than the file's video (no track announcement came first).
+                startNextPart(videoCodec: frame.codec)
+            } else if webm.exists, !webm.hasVideo {
+                // The file went audio-only (no keyframe within its hold limit: a sender that
+                // ignores PLI and sends one every few seconds, or video that started later). A
+                // track cannot be added to a written file: the video starts the next part.
+                startNextPart(videoCodec: frame.codec)
+            }
         }
         if let webm {
             let failedBefore = webm.error != nil

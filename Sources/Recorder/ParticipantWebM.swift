@@ -5,7 +5,8 @@ import Agent
 ///
 /// A WebM track needs the video size before the first block, and the size is only known from a
 /// keyframe. So while a video track is announced but no keyframe has come, audio is held (up to
-/// ``holdLimitMs`` of it); if none comes in time the file goes audio-only. Video frames before the
+/// ``holdLimitMs`` of it); if none comes in time the file goes audio-only (and the video, at its
+/// first keyframe, starts the participant's next part: ``ParticipantRecording``). Video frames before the
 /// first keyframe cannot be decoded and are dropped. With both tracks the file also waits for
 /// ``align(shiftingVideoBy:)`` (video lined up with audio by their sender reports, see
 /// ``AVAlignment``), within the same hold limit, so its first blocks are already in sync; an
@@ -116,6 +117,11 @@ final class ParticipantWebM {
             // reconnect with another codec gets its video dropped, see add).
             if writer == nil, codec.kind == .video { videoCodec = codec }
         }
+    }
+
+    /// Starts from `earlier`'s H.264 parameter sets (the next part of the same stream).
+    func takeParameterSets(from earlier: ParticipantWebM) {
+        h264 = earlier.h264
     }
 
     /// The connection dropped and media will come from new streams: video resumes at a keyframe.

@@ -68,6 +68,48 @@ import Testing
 
     /// VP8 for 2 s, then (republished) H.264 for 2 s, then VP8 again: three parts on one timeline,
     /// each decoding clean, the manifest listing them in order with their starts.
+    /// A sender that ignores PLI and sends its first keyframe after the file's hold limit (Pion
+    /// playing a file with an IDR every 3 s): the file goes audio-only, and the video starts the
+    /// next part at that keyframe instead of being dropped. An H.264 IDR that comes without its
+    /// parameter sets still opens it, with the sets the stream sent before.
+    @Test(arguments: [MediaCodec.vp8, .h264])
+    func videoAfterTheHoldLimitStartsTheNextPart(codec: MediaCodec) async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        var script = RoomEventScript()
+        script.join("1", "Ann", atMs: 0, videoCodec: codec)
+        try script.audio("1", frequency: 440, fromMs: 0, toMs: 6000)
+        if codec == .h264 {
+            // Units 40..<100: non-IDR frames first, the first carrying the stream's SPS and PPS,
+            // then the IDR of unit 60, which comes without them, 667 ms later.
+            let units = try Self.accessUnits()
+            let sets = AnnexBScanner.nalUnits(in: units[0].bytes)
+                .filter { [.sequenceParameterSet, .pictureParameterSet].contains(H264NALUnitType(header: units[0].bytes[$0.lowerBound])) }
+                .flatMap { AnnexBScanner.startCode + units[0].bytes[$0] }
+            let first = (bytes: sets + units[40].bytes, isKeyframe: false, codec: MediaCodec.h264)
+            script.video("1", frames: [first] + Array(units[41..<100]), fromMs: 2700)
+        } else {
+            // Joins between keyframes: its first keyframe comes 667 ms after its first frame.
+            var frames = try RoomEventScript.encodeVideo(count: 90, width: 160, height: 120, keyframesAt: [0, 30])
+            frames.removeFirst(10)
+            script.video("1", frames: frames, fromMs: 2700)
+        }
+        let recorder = try RoomRecorderTests.makeRecorder(directory)
+        for event in script.events { recorder.submit(event) }
+        let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 6000))
+        #expect(recorder.outputError == nil)
+
+        let files = try #require(manifest.participants.first?.files.filter { $0.format == "webm" })
+        let second = codec == .h264 ? "Ann.part2.mkv" : "Ann.part2.webm"
+        #expect(files.map(\.path) == ["Ann.webm", second], "\(files.map(\.path))")
+        #expect(files.map { $0.tracks.map(\.codec) } == [["opus"], ["opus", codec.name]], "\(files.map { $0.tracks.map(\.codec) })")
+        guard files.count == 2 else { return }
+        #expect(files[0].startMs < 100 && abs(files[1].startMs - 3367) < 150, "\(files.map(\.startMs))")
+        let media = try await RoomRecorderTests.inspectWebM(directory.file(second))
+        #expect(media.decodeErrors == "", "\(media.decodeErrors)")
+        #expect(media.streams.contains { $0.hasPrefix(codec.name + ",") }, "\(media.streams)")
+    }
+
     @Test func aCodecChangeContinuesInTheNextPart() async throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
