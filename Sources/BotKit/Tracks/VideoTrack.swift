@@ -222,14 +222,15 @@ public final class VideoTrack: Sendable {
         } catch {
             throw .encoder(error)
         }
-        let resized = pipeline.lastSize.map { $0 != (frame.width, frame.height) } ?? false
-        let codecChanged = pipeline.lastCodec.map { $0 != codec } ?? false
-        pipeline.lastSize = (frame.width, frame.height)
-        pipeline.lastCodec = codec
         guard !packets.isEmpty else {
             shared.withLock { $0.statistics.framesDroppedByEncoder += 1 }
             return .droppedByEncoder
         }
+        // Against the last frame that came out, so a skipped one does not hide a change.
+        let resized = pipeline.lastSize.map { $0 != (frame.width, frame.height) } ?? false
+        let codecChanged = pipeline.lastCodec.map { $0 != codec } ?? false
+        pipeline.lastSize = (frame.width, frame.height)
+        pipeline.lastCodec = codec
         // Realtime encoders with no lookahead give one frame per picture; any extra share its time.
         var result = PushResult.droppedWithoutSink
         for (index, packet) in packets.enumerated() {
