@@ -78,6 +78,9 @@ extension VideoTrack {
         /// room may choose.
         var initialCodec: MediaCodec { codec ?? VideoTrack.roomChoices.first ?? .vp8 }
 
+        /// The configured codec, or for the room's choice every one of ``VideoTrack/roomChoices``.
+        var offeredCodecs: [MediaCodec] { codec.map { [$0] } ?? VideoTrack.roomChoices }
+
         /// A fresh encoder of `codec` with these settings (at the current bitrate).
         func makeEncoder(_ codec: MediaCodec) throws(VideoCodecError) -> VideoEncoder {
             try VideoEncoder(codec: codec, bitrate: bitrate, framesPerSecond: framesPerSecond, keyframeInterval: keyframeIntervalFrames,

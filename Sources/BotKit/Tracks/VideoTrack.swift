@@ -92,7 +92,7 @@ public final class VideoTrack: Sendable {
     /// The codecs a publisher may offer for this track, in our order: the configured one, or
     /// every one of ``roomChoices`` for the room's choice.
     public var offeredCodecs: [MediaCodec] {
-        shared.withLock { state in state.configuration.codec.map { [$0] } ?? Self.roomChoices }
+        shared.withLock { $0.configuration.offeredCodecs }
     }
 
     /// Sets where encoded frames go, replacing any previous sink. Until one is set, encoded
@@ -114,7 +114,7 @@ public final class VideoTrack: Sendable {
     /// - Throws: ``VideoTrackError/invalidConfiguration(_:)`` for a codec the track did not offer.
     func useNegotiated(_ codec: MediaCodec) throws(VideoTrackError) {
         try shared.withLock { state throws(VideoTrackError) in
-            let offered = state.configuration.codec.map { [$0] } ?? Self.roomChoices
+            let offered = state.configuration.offeredCodecs
             guard offered.contains(codec) else {
                 throw .invalidConfiguration("the room took \(codec.name), which the track did not offer (\(offered.map(\.name)))")
             }
