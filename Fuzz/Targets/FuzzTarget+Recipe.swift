@@ -49,9 +49,12 @@ extension FuzzTarget {
         default: break
         }
         switch recipe.video {
-        case .pattern(let width, let height, let framesPerSecond, let bitrate)?:
+        case .pattern(let width, let height, let framesPerSecond, let bitrate, let codec)?:
             FuzzCheck.expect(width % 2 == 0 && height % 2 == 0 && width > 0 && height > 0 && framesPerSecond > 0 && bitrate > 0,
                              "pattern \(width)x\(height) at \(framesPerSecond) fps, \(bitrate) b/s")
+            // The bot's track takes the codec and every pattern size the parser lets through.
+            FuzzCheck.expect(codec.map { [.vp8, .h264].contains($0) } ?? true, "pattern codec \(String(describing: codec))")
+            if let codec { FuzzCheck.expect(VideoEncoder.sizeRefusal(codec: codec, width: width, height: height) == nil, "\(codec) at \(width)x\(height)") }
         case .file(let list)?: checkPlaylist(list, of: recipe)
         default: break
         }

@@ -98,7 +98,7 @@ public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
         case .roomNotFound(let room): "room '\(room)' does not exist"
         case .roomRefused(let reason): "the room refused us: \(reason)"
         case .codecRefused(let refused, let allowed):
-            "the room does not allow \(refused.map { "\($0.codec.encodingName) \($0.kind.rawValue)" }.joined(separator: " and ")) "
+            "the room does not allow \(refused.map { "\($0.offeredCodecNames) \($0.kind.rawValue)" }.joined(separator: " and ")) "
                 + "(it allows: \(allowed.map(String.init(describing:)) ?? "unknown"))"
         case .dataChannelUnavailable: "no open data channel"
         case .server(let code, let reason): "server error \(code): \(reason)"

@@ -13,7 +13,7 @@ enum CodecRefusalCheck {
         let codecs = try? await videoRoom.allowedCodecs(room: room)
         var refused = rejected
         if let codecs {
-            let disallowed = rejected.filter { !codecs.allows($0.codec) }
+            let disallowed = rejected.filter { !$0.offeredCodecs.contains { codecs.allows($0) } }
             if !disallowed.isEmpty { refused = disallowed }
         }
         return .codecRefused(refused: refused, allowed: codecs)
@@ -23,7 +23,7 @@ enum CodecRefusalCheck {
     /// of ours out, else the error as it was.
     static func error(afterPublishError error: Error, tracks: [TrackOffer], room: String, videoRoom: VideoRoom) async -> Error {
         guard case JanusError.plugin = error, let codecs = try? await videoRoom.allowedCodecs(room: room) else { return error }
-        let disallowed = tracks.filter { !codecs.allows($0.codec) }
+        let disallowed = tracks.filter { !$0.offeredCodecs.contains { codecs.allows($0) } }
         return disallowed.isEmpty ? error : JanusPublisherError.codecRefused(refused: disallowed, allowed: codecs)
     }
 }

@@ -68,6 +68,9 @@ public actor JanusPublisher {
         let answer = try await publish(offer, tracks: tracks, on: videoRoom)
         try await media.accept(answer: answer)
         try await waitConnected(media)
+        // The codec Janus took for each track that offered more than one: the first of the
+        // room's list that the offer names.
+        let tracks = OfferBuilder.negotiated(tracks, by: answer)
 
         let publishing = try await media.startSession(tracks: tracks)
         let published = RoomPublication(publisherID: joined.id, session: publishing, tracks: tracks)

@@ -22,6 +22,15 @@ public enum VPXCodec: Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// The largest width or height the codec codes: VP8's frame header has 14-bit sizes
+    /// (RFC 6386 §9.2); VP9's 16-bit ones reach past ``I420Frame/maxDimension``, which bounds it.
+    public var maxDimension: Int {
+        switch self {
+        case .vp8: 16_383
+        case .vp9: I420Frame.maxDimension
+        }
+    }
+
     /// The name used in SDP `a=rtpmap` lines (RFC 7741 for VP8, RFC 9628 for VP9).
     public var encodingName: String { mediaCodec.encodingName }
 

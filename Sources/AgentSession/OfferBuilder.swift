@@ -3,8 +3,9 @@ import AgentTransport
 import AgentWire
 
 /// Writes our SDP offer for publishing (RFC 8829 §5.2): one send-only section per local track
-/// and optionally a data section, all bundled on one transport (RFC 8843), as a Janus publisher
-/// handle expects (the client offers, Janus answers).
+/// (one format per codec it offers, see ``TrackOffer/alternatives``) and optionally a data
+/// section, all bundled on one transport (RFC 8843), as a Janus publisher handle expects (the
+/// client offers, Janus answers).
 public enum OfferBuilder {
     /// The MID header extension id we offer (RFC 8843 §15.2).
     public static let midExtensionID: UInt8 = 1
@@ -19,17 +20,21 @@ public enum OfferBuilder {
                 SDPAttribute("sendonly"), SDPAttribute("rtcp-mux"),
                 SDPAttribute("extmap", "\(midExtensionID) \(AnswerBuilder.midExtension)"),
             ]
-            attributes.append(SDPAttribute("rtpmap", track.codec.rtpmap(payloadType: track.payloadType)))
-            if let parameters = track.codec.offerFormatParameters {
-                attributes.append(SDPAttribute("fmtp", "\(track.payloadType) \(parameters)"))
-            }
-            for feedback in track.codec.offerFeedback {
-                attributes.append(SDPAttribute("rtcp-fb", "\(track.payloadType) \(feedback)"))
+            // One format per codec the track can send, in our order (RFC 8866 §5.14).
+            let formats = track.offeredFormats
+            for (codec, payloadType) in formats {
+                attributes.append(SDPAttribute("rtpmap", codec.rtpmap(payloadType: payloadType)))
+                if let parameters = codec.offerFormatParameters {
+                    attributes.append(SDPAttribute("fmtp", "\(payloadType) \(parameters)"))
+                }
+                for feedback in codec.offerFeedback {
+                    attributes.append(SDPAttribute("rtcp-fb", "\(payloadType) \(feedback)"))
+                }
             }
             attributes.append(SDPAttribute("ssrc", "\(track.ssrc) cname:\(cname)"))
             attributes.append(SDPAttribute("msid", "\(cname) \(cname)-\(track.mid)"))
             sections.append(MediaDescription(
-                kind: track.kind.rawValue, port: 9, proto: "UDP/TLS/RTP/SAVPF", formats: [String(track.payloadType)],
+                kind: track.kind.rawValue, port: 9, proto: "UDP/TLS/RTP/SAVPF", formats: formats.map { String($0.payloadType) },
                 lines: [SDPLine(type: "c", value: "IN IP4 0.0.0.0")], attributes: attributes))
         }
         if let dataMid {

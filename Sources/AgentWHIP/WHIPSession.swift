@@ -73,6 +73,8 @@ public actor WHIPSession: RoomSession {
             case .failed(let reason): throw WHIPError.connectionFailed(reason)
             case .timedOut: throw WHIPError.connectionFailed("no media connection to the WHIP endpoint within \(join.timeouts.connect)")
             }
+            // The codec the endpoint took for each track that offered more than one.
+            let tracks = OfferBuilder.negotiated(tracks, by: answer)
             let session = try await media.startSession(tracks: tracks)
             let published = RoomPublication(publisherID: resource?.url ?? endpoint, session: session, tracks: tracks)
             self.published = published

@@ -62,16 +62,51 @@ public final class OpenH264Encoder: @unchecked Sendable {
         lock.withLock { _ in keyframeRequested = true }
     }
 
-    /// Changes the target bitrate from the next frame on.
+    /// Changes the target bitrate from the next frame on, and the peak with it (half as much
+    /// again, as at creation). Raising the target goes past the old peak, so the peak is set
+    /// first then, and last when lowering.
     public func setBitrate(_ bitsPerSecond: Int) throws(OpenH264Error) {
         guard bitsPerSecond >= 10_000 else { throw .invalidArgument("bitrate \(bitsPerSecond) < 10 kbps") }
         try lock.withLock { _ throws(OpenH264Error) in
+            let raising = bitsPerSecond > configuration.bitrate
             configuration.bitrate = bitsPerSecond
             guard let encoder, let vtable = encoder.pointee?.pointee else { return }
-            var info = SBitrateInfo(iLayer: SPATIAL_LAYER_ALL, iBitrate: Int32(clamping: bitsPerSecond))
-            let status = vtable.SetOption(encoder, ENCODER_OPTION_BITRATE, &info)
-            guard status == 0 else { throw .library(operation: "SetOption(ENCODER_OPTION_BITRATE)", code: Int(status)) }
+            let target = (ENCODER_OPTION_BITRATE, "ENCODER_OPTION_BITRATE", bitsPerSecond)
+            let peak = (ENCODER_OPTION_MAX_BITRATE, "ENCODER_OPTION_MAX_BITRATE", Self.peakBitrate(bitsPerSecond))
+            for (option, name, value) in raising ? [peak, target] : [target, peak] {
+                var info = SBitrateInfo(iLayer: SPATIAL_LAYER_ALL, iBitrate: Int32(clamping: value))
+                let status = vtable.SetOption(encoder, option, &info)
+                guard status == 0 else { throw .library(operation: "SetOption(\(name))", code: Int(status)) }
+            }
         }
+    }
+
+    /// The largest macroblock count of a picture and of its side: level 5.2, the highest of
+    /// ITU-T H.264 Table A-1 (MaxFS 36864), and §A.3.1's bound of `sqrt(8 * MaxFS)` (543) on
+    /// either side. libopenh264 refuses larger pictures or codes sides its own decoder refuses.
+    public static let maxMacroblocks = 36_864
+    public static let maxMacroblocksPerSide = 543
+
+    /// Why a `width` x `height` picture cannot be coded, or nil. Beyond the level 5.2 bounds:
+    /// at least 16x16 (libopenh264 fails smaller ones), and even sides, since 4:2:0 H.264 crops
+    /// in units of two samples (§7.4.2.1.1, `CropUnitX`, `CropUnitY`): libopenh264 would drop an
+    /// odd last row or column without saying so.
+    public static func sizeRefusal(width: Int, height: Int) -> String? {
+        let (columns, rows) = ((width + 15) / 16, (height + 15) / 16)
+        if width < 16 || height < 16 || width % 2 != 0 || height % 2 != 0 {
+            return "H.264 codes even sizes of at least 16x16, not \(width)x\(height)"
+        }
+        if columns > maxMacroblocksPerSide || rows > maxMacroblocksPerSide || columns * rows > maxMacroblocks {
+            return "H.264 (level 5.2) codes at most \(maxMacroblocksPerSide * 16) pixels a side and \(maxMacroblocks) macroblocks "
+                + "(4096x2304), not \(width)x\(height)"
+        }
+        return nil
+    }
+
+    /// The peak rate allowed over the target: half as much again (libopenh264 takes 32 bits).
+    static func peakBitrate(_ bitsPerSecond: Int) -> Int {
+        let bounded = min(bitsPerSecond, Int(Int32.max))
+        return bounded + bounded / 2
     }
 
     /// Encodes one picture; nil when the rate control skipped it. `timestampMs` orders the
@@ -82,9 +117,7 @@ public final class OpenH264Encoder: @unchecked Sendable {
         } catch {
             throw .invalidArgument("frame planes do not match \(frame.width)x\(frame.height): \(error)")
         }
-        guard frame.width >= 16, frame.height >= 16, frame.width % 2 == 0, frame.height % 2 == 0 else {
-            throw .invalidArgument("H.264 wants an even size of at least 16x16, not \(frame.width)x\(frame.height)")
-        }
+        if let refusal = Self.sizeRefusal(width: frame.width, height: frame.height) { throw .invalidArgument(refusal) }
         return try lock.withLock { _ throws(OpenH264Error) in
             if activeSize?.width != frame.width || activeSize?.height != frame.height {
                 try reinitialize(width: frame.width, height: frame.height)
@@ -151,13 +184,17 @@ public final class OpenH264Encoder: @unchecked Sendable {
         parameters.iPicWidth = Int32(width)
         parameters.iPicHeight = Int32(height)
         parameters.iTargetBitrate = Int32(clamping: configuration.bitrate)
-        parameters.iMaxBitrate = Int32(clamping: configuration.bitrate * 3 / 2)
+        parameters.iMaxBitrate = Int32(clamping: Self.peakBitrate(configuration.bitrate))
         parameters.iRCMode = RC_BITRATE_MODE
         parameters.fMaxFrameRate = Float(configuration.framesPerSecond)
         parameters.uiIntraPeriod = UInt32(clamping: configuration.keyframeInterval)
         parameters.iMultipleThreadIdc = UInt16(clamping: configuration.threads)
         parameters.iEntropyCodingModeFlag = 0  // CAVLC: constrained baseline
         parameters.bEnableFrameSkip = true
+        // IDRs come at the interval and on request only: scene-change detection also took the
+        // quality drop after a lower bitrate for a scene cut, and spent an IDR on it just when
+        // bits are scarcest.
+        parameters.bEnableSceneChangeDetect = false
         parameters.eSpsPpsIdStrategy = CONSTANT_ID
         parameters.iSpatialLayerNum = 1
         parameters.iTemporalLayerNum = 1
@@ -165,7 +202,7 @@ public final class OpenH264Encoder: @unchecked Sendable {
         parameters.sSpatialLayers.0.iVideoHeight = Int32(height)
         parameters.sSpatialLayers.0.fFrameRate = Float(configuration.framesPerSecond)
         parameters.sSpatialLayers.0.iSpatialBitrate = Int32(clamping: configuration.bitrate)
-        parameters.sSpatialLayers.0.iMaxSpatialBitrate = Int32(clamping: configuration.bitrate * 3 / 2)
+        parameters.sSpatialLayers.0.iMaxSpatialBitrate = Int32(clamping: Self.peakBitrate(configuration.bitrate))
         parameters.sSpatialLayers.0.uiProfileIdc = PRO_BASELINE
         parameters.sSpatialLayers.0.sSliceArgument.uiSliceMode = SM_SINGLE_SLICE
         let status = vtable.InitializeExt(created, &parameters)

@@ -72,8 +72,9 @@ extension Recipe {
     /// What a host's video track carries.
     package enum VideoSource: Sendable, Equatable {
         case file(FileList)
-        /// A moving square encoded to VP8.
-        case pattern(width: Int, height: Int, framesPerSecond: Int, bitrate: Int)
+        /// A moving square encoded to `codec`: VP8 or H.264, or nil for the room's choice (the
+        /// first of the room's codecs that a bot can send).
+        case pattern(width: Int, height: Int, framesPerSecond: Int, bitrate: Int, codec: MediaCodec?)
     }
 
     /// A playlist: entries play one after another, and start over with `loop`.

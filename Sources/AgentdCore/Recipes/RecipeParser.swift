@@ -13,6 +13,8 @@ package enum RecipeParser {
     ]
     package static let audioSources = ["tone", "file", "speech", "echo", "silence"]
     package static let videoSources = ["file", "pattern"]
+    /// A pattern's `codec`: what a bot's video track can send, or `room` for the room's choice.
+    package static let patternCodecs = ["vp8", "h264", "room"]
     package static let triggers = ["start", "user_joined", "user_left"]
     /// Load tests beyond this belong on more than one machine.
     package static let participantRange = 1...50
@@ -90,12 +92,19 @@ package enum RecipeParser {
     private static func videoSource(_ value: JSONValue, at path: String) throws(RecipeError) -> Recipe.VideoSource {
         let source = try sourceName(value, at: path, choices: videoSources)
         guard source == "pattern" else { return .file(try fileList(value, at: path)) }
-        let fields = try RecipeFields(value, at: path, allowed: ["source", "width", "height", "fps", "bitrate"])
+        let fields = try RecipeFields(value, at: path, allowed: ["source", "width", "height", "fps", "bitrate", "codec"])
         let width = try fields.integer("width", in: 16...1920) ?? 320
         let height = try fields.integer("height", in: 16...1080) ?? 240
         guard width % 2 == 0, height % 2 == 0 else { throw .invalid(path: path, message: "width and height must be even (I420)") }
+        let codec = try fields.string("codec", matching: patternCodecs.contains, expected: "one of \(patternCodecs.joined(separator: ", "))")
         return .pattern(width: width, height: height, framesPerSecond: try fields.integer("fps", in: 1...60) ?? 15,
-                        bitrate: try fields.integer("bitrate", in: 50_000...5_000_000) ?? 500_000)
+                        bitrate: try fields.integer("bitrate", in: 50_000...5_000_000) ?? 500_000,
+                        codec: patternCodec(codec ?? "vp8"))
+    }
+
+    /// The codec of a `codec` value of ``patternCodecs``: nil for `room`, the room's choice.
+    package static func patternCodec(_ name: String) -> MediaCodec? {
+        name == "room" ? nil : MediaCodec(encodingName: name)
     }
 
     private static func sourceName(_ value: JSONValue, at path: String, choices: [String]) throws(RecipeError) -> String {

@@ -93,8 +93,10 @@ public actor Bot {
             try await driver.start()
             guard let publishing, let publisherID else { throw AgentError.mediaFailed("the channel has no publishing session") }
             let eventBuffer = self.eventBuffer
+            // The tracks as the room took them: the codec it chose where we offered several.
+            let published = await channel?.publishedTracks ?? tracks
             pacing = try await BotPacing.start(
-                media, publishing: publishing, tracks: tracks, pacingInterval: Self.pacingInterval, emit: { eventBuffer.yield($0) })
+                media, publishing: publishing, tracks: published, pacingInterval: Self.pacingInterval, emit: { eventBuffer.yield($0) })
             emit(.connected(publisherID: publisherID))
         } catch {
             await stop()

@@ -8,6 +8,9 @@ public enum BotError: Error, Equatable, CustomStringConvertible {
     case conflictingSources(String)
     /// Nothing to publish.
     case nothingToPublish
+    /// A track encodes a codec the sender cannot packetize yet (VP9: there is no RFC 9628
+    /// packetizer); encode VP8 or H.264, or leave the choice to the room.
+    case cannotSend(MediaCodec)
     case notStarted
     case alreadyStarted
     /// No data channel to send on (Janus refused it, or it is not open yet).
@@ -17,6 +20,7 @@ public enum BotError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .conflictingSources(let what): return "two sources for one track: \(what)"
         case .nothingToPublish: return "nothing to publish"
+        case .cannotSend(let codec): return "\(codec.encodingName) cannot be sent yet (no RTP packetizer for it); use VP8 or H.264"
         case .notStarted: return "the bot has not started"
         case .alreadyStarted: return "the bot has already started"
         case .dataChannelUnavailable: return "no open data channel"

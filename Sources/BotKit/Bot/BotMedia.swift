@@ -3,7 +3,8 @@
 public struct BotMedia {
     /// PCM pushed by the caller, encoded to Opus; silence when nothing is pushed.
     public var audioTrack: AudioTrack?
-    /// I420 frames pushed by the caller, encoded to VP8.
+    /// I420 frames pushed by the caller, encoded to VP8 or H.264 (``VideoTrack/Configuration/codec``,
+    /// or the room's choice).
     public var videoTrack: VideoTrack?
     /// Files sent paced by their own timestamps (pass-through or encoded).
     public var playlist: FramePlaylist?

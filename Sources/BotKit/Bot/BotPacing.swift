@@ -23,7 +23,8 @@ actor BotPacing {
         self.emit = emit
     }
 
-    /// Starts sending `media` on `publishing`'s tracks (found by kind in `tracks`).
+    /// Starts sending `media` on `publishing`'s tracks (found by kind in `tracks`, as the room
+    /// took them: the video track encodes the codec the answer chose).
     static func start(
         _ media: sending BotMedia, publishing: PublishSession, tracks: [TrackOffer], pacingInterval: Duration,
         emit: @escaping @Sendable (BotEvent) -> Void
@@ -36,7 +37,7 @@ actor BotPacing {
             emit: emit)
         let pacing = BotPacing(loop: publishing.peer.loop, scheduler: scheduler, videoTrack: media.videoTrack, audioTrack: audioTrack,
                                pacingInterval: pacingInterval, emit: emit)
-        try await pacing.attach(to: publishing, mids: midsByKind)
+        try await pacing.attach(to: publishing, tracks: tracks)
         return pacing
     }
 
@@ -50,13 +51,14 @@ actor BotPacing {
             try? await loop.submit { timer.cancel() }
         }
         loop = publishing.peer.loop
-        try await attach(to: publishing, mids: Self.mids(tracks), switching: true)
+        try await attach(to: publishing, tracks: tracks, switching: true)
         videoTrack?.requestKeyframe()
     }
 
     /// Points the scheduler, the timer, the session's feedback handlers and the video sink at
-    /// `publishing`.
-    private func attach(to publishing: PublishSession, mids midsByKind: [MediaKind: String], switching: Bool = false) async throws {
+    /// `publishing`, whose `tracks` say the codec the video track is to encode.
+    private func attach(to publishing: PublishSession, tracks: [TrackOffer], switching: Bool = false) async throws {
+        let midsByKind = Self.mids(tracks)
         let loop = publishing.peer.loop
         let (scheduler, videoTrack, audioTrack, emit, interval) = (self.scheduler, self.videoTrack, self.audioTrack, self.emit, pacingInterval)
         let audioMid = midsByKind[.audio]
@@ -79,8 +81,13 @@ actor BotPacing {
             return loop.scheduleRepeating(every: interval) { scheduler.tick() }
         }
         self.timer = timer
-        if let videoTrack, let mid = midsByKind[.video] {
+        if let videoTrack, let offer = tracks.first(where: { $0.kind == .video }) {
+            let (mid, codec) = (offer.mid, offer.codec)
+            try videoTrack.useNegotiated(codec)
             videoTrack.setSink { frame in
+                // A push under way when the codec changed still encodes the old one; the
+                // stream packetizes only its own.
+                guard frame.codec == codec else { return }
                 loop.execute {
                     publishing.send(frame: frame.bytes, mid: mid, rtpTimestamp: frame.rtpTimestamp, isKeyframe: frame.isKeyframe)
                 }

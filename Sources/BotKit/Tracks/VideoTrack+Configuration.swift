@@ -4,7 +4,13 @@ extension VideoTrack {
     /// How a ``VideoTrack`` encodes. The defaults suit a bot sending a 640x480 to 720p stream to
     /// a conference: 1 Mbps VP8 at up to 30 frames per second, realtime speed.
     public struct Configuration: Sendable, Equatable {
-        /// Bits per second that VP8 rate control aims for (constant bitrate).
+        /// What to encode: `.vp8` (the default, libvpx), `.vp9` (libvpx) or `.h264` (libopenh264,
+        /// constrained baseline, Annex B access units), or nil for the room's choice: a ``Bot``
+        /// then offers every codec it can send (``VideoTrack/roomChoices``) and the room picks
+        /// one (a Janus VideoRoom: the first of its list that we offer); until then, and outside
+        /// a bot, the track encodes the first of them. Other codecs are refused.
+        public var codec: MediaCodec?
+        /// Bits per second that rate control aims for (constant bitrate).
         public var bitrate: Int
         /// The most frames per second the track encodes; frames pushed sooner than
         /// `1 / framesPerSecond` after the previous one are dropped, not encoded.
@@ -13,7 +19,8 @@ extension VideoTrack {
         /// ask for one anyway (PLI/FIR, ``VideoTrack/requestKeyframe()``); this bounds the wait
         /// for those that cannot ask, such as a recording.
         public var keyframeInterval: Duration
-        /// libvpx realtime speed (VP8 `cpu-used`), 1 (best) to 16 (fastest).
+        /// libvpx realtime speed (`cpu-used`), 1 (best) to 16 (fastest); VP9 uses 5 to 9 of it.
+        /// libopenh264 has one realtime speed and ignores it.
         public var speed: Int
         /// Encoder threads. One is right for pictures up to 720p on a shared server.
         public var threads: Int
@@ -26,8 +33,9 @@ extension VideoTrack {
         /// Accepted keyframe intervals: from one frame up to an hour.
         public static let keyframeIntervalLimit = Duration.seconds(3600)
 
-        public init(bitrate: Int = 1_000_000, framesPerSecond: Int = 30,
+        public init(codec: MediaCodec? = .vp8, bitrate: Int = 1_000_000, framesPerSecond: Int = 30,
                     keyframeInterval: Duration = .seconds(3), speed: Int = 8, threads: Int = 1) {
+            self.codec = codec
             self.bitrate = bitrate
             self.framesPerSecond = framesPerSecond
             self.keyframeInterval = keyframeInterval
@@ -37,6 +45,9 @@ extension VideoTrack {
 
         /// Throws the first out-of-range setting.
         public func validate() throws(VideoTrackError) {
+            if let codec, !VideoEncoder.codecs.contains(codec) {
+                throw .invalidConfiguration("codec \(codec.name) is not one of \(VideoEncoder.codecs.map(\.name).joined(separator: ", "))")
+            }
             try Self.validate(bitrate: bitrate)
             guard Self.framesPerSecondRange.contains(framesPerSecond) else {
                 throw .invalidConfiguration("framesPerSecond \(framesPerSecond) is outside \(Self.framesPerSecondRange)")
@@ -63,11 +74,17 @@ extension VideoTrack {
             max(1, Int((keyframeInterval / .seconds(1) * Double(framesPerSecond)).rounded()))
         }
 
-        /// The VP8 encoder settings this configuration stands for.
-        var encoderConfiguration: VPXEncoder.Configuration {
-            VPXEncoder.Configuration(codec: .vp8, bitrate: bitrate, framesPerSecond: framesPerSecond,
-                                     keyframeInterval: keyframeIntervalFrames, speed: speed, threads: threads,
-                                     errorResilient: true, timebase: Int32(VideoTrack.clockRate))
+        /// The codec encoded before a room has chosen: the configured one, else the first the
+        /// room may choose.
+        var initialCodec: MediaCodec { codec ?? VideoTrack.roomChoices.first ?? .vp8 }
+
+        /// The configured codec, or for the room's choice every one of ``VideoTrack/roomChoices``.
+        var offeredCodecs: [MediaCodec] { codec.map { [$0] } ?? VideoTrack.roomChoices }
+
+        /// A fresh encoder of `codec` with these settings (at the current bitrate).
+        func makeEncoder(_ codec: MediaCodec) throws(VideoCodecError) -> VideoEncoder {
+            try VideoEncoder(codec: codec, bitrate: bitrate, framesPerSecond: framesPerSecond, keyframeInterval: keyframeIntervalFrames,
+                             speed: speed, threads: threads)
         }
     }
 }

@@ -9,7 +9,7 @@ extension VideoTrack {
         /// Arrived sooner than `1 / framesPerSecond` after the previous encoded frame, so it was
         /// not encoded (counted in ``Statistics/framesDroppedForRate``).
         case droppedForRate
-        /// libvpx produced no output for it (counted in ``Statistics/framesDroppedByEncoder``).
+        /// The encoder produced no output for it (counted in ``Statistics/framesDroppedByEncoder``).
         case droppedByEncoder
 
         /// The frame handed to the sink, if one was.

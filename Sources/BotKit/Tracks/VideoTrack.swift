@@ -1,28 +1,35 @@
 import Agent
 import Synchronization
 
-/// A bot's own video: server code pushes raw I420 pictures in, and VP8 frames come out to a sink
-/// that the sender (the Bot) sets.
+/// A bot's own video: server code pushes raw I420 pictures in, and encoded frames (VP8, VP9 or
+/// H.264, ``Configuration/codec``) come out to a sink that the sender (the Bot) sets.
 ///
 /// ```
-///   push(I420, capturedAt) ──▶ validate ──▶ rate limit ──▶ RTP time ──▶ VP8 encode ──▶ sink(EncodedFrame)
-///        (caller's thread)       │ throws      │ drops        90 kHz       realtime       (same thread)
+///   push(I420, capturedAt) ──▶ validate ──▶ rate limit ──▶ RTP time ──▶ encode ──▶ sink(EncodedFrame)
+///        (caller's thread)       │ throws      │ drops        90 kHz      realtime     (same thread)
+///                                                                  libvpx / libopenh264
 /// ```
 ///
 /// - Encoding runs synchronously on the thread that calls ``push(_:capturedAt:)``; pushes from
 ///   several threads are serialized. The sink is called on that same thread, after encoding, so
 ///   it must be cheap: hand the frame to the network loop and return.
-/// - Pictures of any size work, odd ones too. A picture of a new size re-creates the encoder and
-///   comes out as a keyframe.
+/// - A picture of a new size re-creates the encoder and comes out as a keyframe (for H.264 an
+///   IDR with a new SPS and PPS). VP8 and VP9 take any size, odd ones too; H.264 takes even
+///   sizes from 16x16 up to its level 5.2 bounds, and refuses others with
+///   ``VideoTrackError/unsupportedSize(codec:width:height:reason:)``.
 /// - Pictures pushed faster than ``Configuration/framesPerSecond`` are dropped before encoding.
 /// - ``requestKeyframe()``, ``setBitrate(_:)``, ``setSink(_:)``, ``statistics`` and ``close()``
 ///   never wait for an encode in progress, so the network loop can call them (on PLI, FIR or a
 ///   bandwidth estimate) without stalling. Requests take effect at the next encoded frame.
+/// - With the room's choice (``Configuration/codec`` nil) a ``Bot`` tells the track the codec
+///   the room took when it publishes; the next frame then comes from a new encoder of that
+///   codec, as a keyframe.
 public final class VideoTrack: Sendable {
-    /// RTP clock rate for video (RFC 7741 §4.1: VP8 uses 90 kHz).
+    /// RTP clock rate for video (RFC 7741 §4.1, RFC 6184 §8.2.1: 90 kHz).
     public static let clockRate = 90_000
-    /// Largest width or height VP8 can code (14-bit size fields).
-    public static let maxDimension = 16_383
+    /// What a track with the room's choice offers, in our order of preference: the codecs it
+    /// encodes that a Bot can also packetize (not VP9 yet: there is no VP9 packetizer).
+    public static let roomChoices = VideoEncoder.codecs.filter(\.canPacketize)
 
     /// Receives each encoded frame, on the pushing thread. It may call ``requestKeyframe()``,
     /// ``setBitrate(_:)``, ``statistics`` or ``close()``, but not ``push(_:capturedAt:)``.
@@ -32,17 +39,20 @@ public final class VideoTrack: Sendable {
     /// what serializes pushes.
     private struct Pipeline {
         /// nil once the track is closed.
-        var encoder: VPXEncoder?
+        var encoder: VideoEncoder?
         var limiter: VideoFrameRateLimiter
         var timeline = VideoCaptureTimeline(clockRate: VideoTrack.clockRate)
         var appliedBitrate: Int
         var lastSize: (width: Int, height: Int)?
+        var lastCodec: MediaCodec?
     }
 
     /// State shared with other threads. Its lock is only ever held briefly, never while encoding
     /// or calling the sink.
     private struct Shared {
         var configuration: Configuration
+        /// What the next frame is encoded as: the configured codec, or the one the room took.
+        var codec: MediaCodec
         var sink: Sink?
         var keyframeRequested = false
         var closed = false
@@ -52,19 +62,21 @@ public final class VideoTrack: Sendable {
     private let pipeline: Mutex<Pipeline>
     private let shared: Mutex<Shared>
 
-    /// Creates a track; the VP8 encoder itself starts with the first picture.
+    /// Creates a track; the encoder itself starts with the first picture.
+    /// - Throws: ``VideoTrackError/invalidConfiguration(_:)`` for a setting out of range or a
+    ///   codec other than VP8, VP9 and H.264.
     public init(configuration: Configuration = Configuration()) throws(VideoTrackError) {
         try configuration.validate()
-        let encoder: VPXEncoder
+        let encoder: VideoEncoder
         do {
-            encoder = try VPXEncoder(configuration: configuration.encoderConfiguration)
+            encoder = try configuration.makeEncoder(configuration.initialCodec)
         } catch {
             throw .encoder(error)
         }
         pipeline = Mutex(Pipeline(encoder: encoder,
                                   limiter: VideoFrameRateLimiter(framesPerSecond: configuration.framesPerSecond),
                                   appliedBitrate: configuration.bitrate))
-        shared = Mutex(Shared(configuration: configuration))
+        shared = Mutex(Shared(configuration: configuration, codec: configuration.initialCodec))
     }
 
     // MARK: Control (any thread, never blocks on an encode)
@@ -73,6 +85,15 @@ public final class VideoTrack: Sendable {
     public var configuration: Configuration { shared.withLock { $0.configuration } }
     public var statistics: Statistics { shared.withLock { $0.statistics } }
     public var isClosed: Bool { shared.withLock { $0.closed } }
+    /// What the next frame is encoded as: ``Configuration/codec``, or with the room's choice
+    /// the codec the room took (the first of ``roomChoices`` before it has).
+    public var codec: MediaCodec { shared.withLock { $0.codec } }
+
+    /// The codecs a publisher may offer for this track, in our order: the configured one, or
+    /// every one of ``roomChoices`` for the room's choice.
+    public var offeredCodecs: [MediaCodec] {
+        shared.withLock { $0.configuration.offeredCodecs }
+    }
 
     /// Sets where encoded frames go, replacing any previous sink. Until one is set, encoded
     /// frames are dropped and counted in ``Statistics/framesDroppedWithoutSink``.
@@ -88,7 +109,21 @@ public final class VideoTrack: Sendable {
         shared.withLock { $0.sink = nil }
     }
 
-    /// Makes the next encoded frame a keyframe: the answer to an RTCP PLI or FIR.
+    /// Encodes `codec` from the next frame on: the one a room took of ``offeredCodecs``. A
+    /// change re-creates the encoder, so that frame is a keyframe.
+    /// - Throws: ``VideoTrackError/invalidConfiguration(_:)`` for a codec the track did not offer.
+    func useNegotiated(_ codec: MediaCodec) throws(VideoTrackError) {
+        try shared.withLock { state throws(VideoTrackError) in
+            let offered = state.configuration.offeredCodecs
+            guard offered.contains(codec) else {
+                throw .invalidConfiguration("the room took \(codec.name), which the track did not offer (\(offered.map(\.name)))")
+            }
+            state.codec = codec
+        }
+    }
+
+    /// Makes the next encoded frame a keyframe (for H.264 an IDR): the answer to an RTCP PLI
+    /// or FIR.
     public func requestKeyframe() {
         shared.withLock { state in
             state.keyframeRequested = true
@@ -124,24 +159,25 @@ public final class VideoTrack: Sendable {
     ///
     /// Capture times should advance with the pictures (the RTP time follows them); a frame whose
     /// capture time is less than a frame interval after the previous encoded one is dropped.
-    /// - Throws: ``VideoTrackError/invalidFrame(_:)`` for unusable planes or a size beyond VP8's,
-    ///   ``VideoTrackError/encoder(_:)`` when libvpx fails, ``VideoTrackError/closed`` after
-    ///   ``close()``. After any error but the last the track stays usable; the frame is counted
-    ///   in ``Statistics/framesRejected``.
+    /// - Throws: ``VideoTrackError/invalidFrame(_:)`` for unusable planes,
+    ///   ``VideoTrackError/unsupportedSize(codec:width:height:reason:)`` for a size the codec
+    ///   cannot code, ``VideoTrackError/encoder(_:)`` when the library fails,
+    ///   ``VideoTrackError/closed`` after ``close()``. After any error but the last the track
+    ///   stays usable; the frame is counted in ``Statistics/framesRejected``.
     @discardableResult
     public func push(_ frame: I420Frame, capturedAt: ContinuousClock.Instant = .now) throws(VideoTrackError) -> PushResult {
         try pipeline.withLock { pipeline throws(VideoTrackError) in
-            let open = shared.withLock { state in
-                guard !state.closed else { return false }
+            let codec = shared.withLock { state -> MediaCodec? in
+                guard !state.closed else { return nil }
                 state.statistics.framesPushed += 1
-                return true
+                return state.codec
             }
-            guard open else {
+            guard let codec else {
                 pipeline.encoder = nil
                 throw .closed
             }
             do throws(VideoTrackError) {
-                let result = try encode(frame, capturedAt: capturedAt, in: &pipeline)
+                let result = try encode(frame, as: codec, capturedAt: capturedAt, in: &pipeline)
                 if isClosed { pipeline.encoder = nil }
                 return result
             } catch {
@@ -151,44 +187,56 @@ public final class VideoTrack: Sendable {
         }
     }
 
-    private func encode(_ frame: I420Frame, capturedAt: ContinuousClock.Instant,
+    private func encode(_ frame: I420Frame, as codec: MediaCodec, capturedAt: ContinuousClock.Instant,
                         in pipeline: inout Pipeline) throws(VideoTrackError) -> PushResult {
-        try Self.validate(frame)
+        try Self.validate(frame, codec: codec)
         guard pipeline.limiter.admit(capturedAt) else {
             shared.withLock { $0.statistics.framesDroppedForRate += 1 }
             return .droppedForRate
         }
-        guard let encoder = pipeline.encoder else { throw .closed }
+        guard let current = pipeline.encoder else { throw .closed }
         let rtpTimestamp = try pipeline.timeline.rtpTimestamp(at: capturedAt)
-        let (keyframeRequested, bitrate) = shared.withLock { state in
+        let (configuration, keyframeRequested) = shared.withLock { state in
             defer { state.keyframeRequested = false }
-            return (state.keyframeRequested, state.configuration.bitrate)
+            return (state.configuration, state.keyframeRequested)
         }
-        let packets: [VPXEncodedFrame]
-        do {
-            if bitrate != pipeline.appliedBitrate {
-                try encoder.setBitrate(bitrate)
-                pipeline.appliedBitrate = bitrate
+        let packets: [VideoEncoder.Frame]
+        do throws(VideoCodecError) {
+            var encoder = current
+            // `codec` was read at the push's start (and the frame checked for it); a change
+            // since waits for the next push.
+            if encoder.codec != codec {
+                // A fresh encoder at the current bitrate; its first frame is a keyframe.
+                encoder = try configuration.makeEncoder(codec)
+                pipeline.encoder = encoder
+                pipeline.appliedBitrate = configuration.bitrate
+            }
+            if configuration.bitrate != pipeline.appliedBitrate {
+                try encoder.setBitrate(configuration.bitrate)
+                pipeline.appliedBitrate = configuration.bitrate
             }
             // The encoder keeps the request until a frame is encoded, so a failed encode below
             // does not lose it.
             if keyframeRequested { encoder.forceKeyframe() }
-            packets = try encoder.encode(frame, pts: rtpTimestamp)
+            packets = try encoder.encode(frame, timestamp: rtpTimestamp, clockRate: Self.clockRate)
         } catch {
             throw .encoder(error)
         }
-        let resized = pipeline.lastSize.map { $0 != (frame.width, frame.height) } ?? false
-        pipeline.lastSize = (frame.width, frame.height)
         guard !packets.isEmpty else {
             shared.withLock { $0.statistics.framesDroppedByEncoder += 1 }
             return .droppedByEncoder
         }
-        // Realtime VP8 with no lookahead gives one frame per picture; any extra share its time.
+        // Against the last frame that came out, so a skipped one does not hide a change.
+        let resized = pipeline.lastSize.map { $0 != (frame.width, frame.height) } ?? false
+        let codecChanged = pipeline.lastCodec.map { $0 != codec } ?? false
+        pipeline.lastSize = (frame.width, frame.height)
+        pipeline.lastCodec = codec
+        // Realtime encoders with no lookahead give one frame per picture; any extra share its time.
         var result = PushResult.droppedWithoutSink
         for (index, packet) in packets.enumerated() {
-            let encoded = EncodedFrame(bytes: packet.data, rtpTimestamp: rtpTimestamp, isKeyframe: packet.isKeyframe,
-                                       width: frame.width, height: frame.height, capturedAt: capturedAt)
-            let sink = record(encoded, resized: resized && index == 0)
+            let encoded = EncodedFrame(codec: codec, bytes: packet.bytes, rtpTimestamp: rtpTimestamp,
+                                       isKeyframe: packet.isKeyframe, width: frame.width, height: frame.height, capturedAt: capturedAt)
+            let sink = record(encoded, resized: resized && index == 0, codecChanged: codecChanged && index == 0)
             if let sink {
                 sink(encoded)
                 result = .sent(encoded)
@@ -198,12 +246,14 @@ public final class VideoTrack: Sendable {
     }
 
     /// Counts an encoded frame and returns the sink to give it to, if there is one.
-    private func record(_ frame: EncodedFrame, resized: Bool) -> Sink? {
+    private func record(_ frame: EncodedFrame, resized: Bool, codecChanged: Bool) -> Sink? {
         shared.withLock { state in
             state.statistics.framesEncoded += 1
             state.statistics.bytes += frame.bytes.count
             if frame.isKeyframe { state.statistics.keyframes += 1 }
             if resized { state.statistics.resolutionChanges += 1 }
+            if codecChanged { state.statistics.codecChanges += 1 }
+            state.statistics.codec = frame.codec
             state.statistics.width = frame.width
             state.statistics.height = frame.height
             if state.sink == nil {
@@ -216,15 +266,15 @@ public final class VideoTrack: Sendable {
     }
 
     /// Checks what the encoder would otherwise trip over: planes shorter than the geometry, and
-    /// sizes VP8 cannot code.
-    private static func validate(_ frame: I420Frame) throws(VideoTrackError) {
-        guard frame.width <= maxDimension, frame.height <= maxDimension else {
-            throw .invalidFrame(.invalidDimensions(width: frame.width, height: frame.height))
-        }
+    /// sizes the codec cannot code.
+    private static func validate(_ frame: I420Frame, codec: MediaCodec) throws(VideoTrackError) {
         do {
             try frame.validatePlanes()
         } catch {
             throw .invalidFrame(error)
+        }
+        if let reason = VideoEncoder.sizeRefusal(codec: codec, width: frame.width, height: frame.height) {
+            throw .unsupportedSize(codec: codec, width: frame.width, height: frame.height, reason: reason)
         }
     }
 }

@@ -14,5 +14,6 @@ enum CodecRefusal {
                               hint: "play a file in an allowed codec, or create the room with \(refused.map(name).joined(separator: ",")) allowed")
     }
 
-    private static func name(_ track: TrackOffer) -> String { track.codec.name }
+    /// `vp8`, or `vp8/h264` for a track that offered either (the room may allow any one).
+    private static func name(_ track: TrackOffer) -> String { track.offeredCodecs.map(\.name).joined(separator: "/") }
 }

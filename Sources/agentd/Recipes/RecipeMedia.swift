@@ -21,8 +21,8 @@ struct RecipeMedia: Sendable {
         case .file, nil:
             break
         }
-        if case .pattern(let width, let height, let framesPerSecond, let bitrate) = recipe.video {
-            videoTrack = try VideoTrack(configuration: .init(bitrate: bitrate, framesPerSecond: framesPerSecond))
+        if case .pattern(let width, let height, let framesPerSecond, let bitrate, let codec) = recipe.video {
+            videoTrack = try VideoTrack(configuration: .init(codec: codec, bitrate: bitrate, framesPerSecond: framesPerSecond))
             square = try MovingSquare(width: width, height: height)
         }
     }

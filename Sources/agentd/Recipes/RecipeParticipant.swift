@@ -70,7 +70,7 @@ final class RecipeParticipant: Sendable {
         if case .tone(let frequency, let amplitude) = recipe.audio, let track = tracks.audioTrack {
             participant.keep(ToneFeed.start(into: track, frequency: frequency, amplitude: amplitude))
         }
-        if let track = tracks.videoTrack, let square = tracks.square, case .pattern(_, _, let framesPerSecond, _) = recipe.video {
+        if let track = tracks.videoTrack, let square = tracks.square, case .pattern(_, _, let framesPerSecond, _, _) = recipe.video {
             participant.keep(PatternFeed.start(into: track, square: square, framesPerSecond: framesPerSecond))
         }
         if let echo { participant.keep(echo.startDraining()) }

@@ -45,6 +45,8 @@ import Testing
         #expect(sources("video") == Set(RecipeParser.videoSources))
         #expect(Set(schema["$defs"]?["behaviour"]?["properties"]?["on"]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? [])
                 == Set(RecipeParser.triggers))
+        let pattern = schema["$defs"]?["video"]?["oneOf"]?.arrayValue?.first { $0["properties"]?["source"]?["const"] == .string("pattern") }
+        #expect(pattern?["properties"]?["codec"]?["enum"]?.arrayValue?.compactMap(\.stringValue) == RecipeParser.patternCodecs)
     }
 
     @Test("defaults: role host, display = name, tone 440 Hz at 0.5, one participant")
@@ -52,8 +54,16 @@ import Testing
         let recipe = try parse(#"{"name": "t", "tracks": {"audio": {"source": "tone"}, "video": {"source": "pattern"}}}"#)
         #expect(recipe.role == .host && recipe.display == "t" && recipe.participants == 1 && !recipe.create)
         #expect(recipe.audio == .tone(frequency: 440, amplitude: 0.5))
-        #expect(recipe.video == .pattern(width: 320, height: 240, framesPerSecond: 15, bitrate: 500_000))
+        #expect(recipe.video == .pattern(width: 320, height: 240, framesPerSecond: 15, bitrate: 500_000, codec: .vp8))
         #expect(recipe.resolve("a.wav") == "/srv/recipes/a.wav" && recipe.resolve("/x.wav") == "/x.wav")
+    }
+
+    @Test("a pattern's codec: vp8 (the default), h264, or room for the room's choice", arguments: [
+        ("vp8", MediaCodec.vp8), ("h264", .h264), ("room", nil),
+    ])
+    func patternCodec(name: String, codec: MediaCodec?) throws {
+        let recipe = try parse(#"{"name": "t", "tracks": {"video": {"source": "pattern", "width": 640, "height": 360, "codec": "\#(name)"}}}"#)
+        #expect(recipe.video == .pattern(width: 640, height: 360, framesPerSecond: 15, bitrate: 500_000, codec: codec))
     }
 
     @Test("unknown keys are errors naming their path", arguments: [
@@ -92,6 +102,9 @@ import Testing
         (#"{"name": "t", "tracks": {"audio": {"source": "speech", "voice": "en; rm"}}}"#, "$.tracks.audio.voice"),
         (#"{"name": "t", "tracks": {"video": {"source": "pattern", "width": 321}}}"#, "$.tracks.video"),
         (#"{"name": "t", "tracks": {"video": {"source": "tone"}}}"#, "$.tracks.video.source"),
+        (#"{"name": "t", "tracks": {"video": {"source": "pattern", "codec": "vp9"}}}"#, "$.tracks.video.codec"),
+        (#"{"name": "t", "tracks": {"video": {"source": "pattern", "codec": "H264"}}}"#, "$.tracks.video.codec"),
+        (#"{"name": "t", "tracks": {"video": {"source": "pattern", "codec": 1}}}"#, "$.tracks.video.codec"),
         (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": {}}"#, "$.behaviours"),
         (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"say": "x"}]}"#, "$.behaviours[0]"),
         (#"{"name": "t", "tracks": {"audio": {"source": "speech"}}, "behaviours": [{"on": "start"}]}"#, "$.behaviours[0]"),

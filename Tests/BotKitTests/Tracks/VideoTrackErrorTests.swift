@@ -22,8 +22,11 @@ import Testing
         }
         // I420Frame allows 16384; VP8's size fields stop at 16383.
         let tooWide = try I420Frame(width: 16_384, height: 2)
-        #expect(throws: VideoTrackError.invalidFrame(.invalidDimensions(width: 16_384, height: 2))) {
+        #expect {
             try track.push(tooWide, capturedAt: start)
+        } throws: { error in
+            guard case VideoTrackError.unsupportedSize(.vp8, 16_384, 2, let reason) = error else { return false }
+            return reason.contains("16383")
         }
         #expect(sink.frames.isEmpty)
 
@@ -63,6 +66,7 @@ import Testing
         VideoTrack.Configuration(speed: 0),
         VideoTrack.Configuration(speed: 17),
         VideoTrack.Configuration(threads: 0),
+        VideoTrack.Configuration(codec: .opus),
     ])
     func outOfRangeSettingsAreRefused(_ configuration: VideoTrack.Configuration) throws {
         #expect {
@@ -78,7 +82,12 @@ import Testing
         #expect(configuration.bitrate == 1_000_000 && configuration.framesPerSecond == 30)
         #expect(configuration.keyframeInterval == .seconds(3))
         #expect(configuration.keyframeIntervalFrames == 90)
-        #expect(configuration.encoderConfiguration.timebase == 90_000)
+        #expect(configuration.codec == .vp8)
+        guard case .vpx(let encoder) = try configuration.makeEncoder(.vp8) else {
+            Issue.record("VP8 is libvpx's")
+            return
+        }
+        #expect(encoder.configuration.timebase == 90_000 && encoder.configuration.errorResilient)
     }
 
     @Test func keyframesComeAtTheConfiguredInterval() throws {

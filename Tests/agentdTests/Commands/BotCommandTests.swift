@@ -24,4 +24,17 @@ import Testing
         #expect(await noFile.tool().run(["bot", scratch.path("p.json"), "--server", "ws://10.77.0.2:8188/", "--room", "x"]) == .usage)
         #expect(noFile.stderr.contains("missing.wav"), "\(noFile.stderr)")
     }
+
+    @Test("agentd bot --video-codec: one of vp8, h264, room, and only for a pattern video; else exit 2 before joining")
+    func videoCodecIsChecked() async throws {
+        let scratch = try ScratchDirectory("recipe-codec")
+        try Data(#"{"name": "t", "tracks": {"audio": {"source": "tone"}}}"#.utf8).write(to: URL(fileURLWithPath: scratch.path("tone.json")))
+        try Data(#"{"name": "p", "tracks": {"video": {"source": "pattern"}}}"#.utf8).write(to: URL(fileURLWithPath: scratch.path("p.json")))
+        let bad = CapturedOutput()
+        #expect(await bad.tool().run(["bot", scratch.path("p.json"), "--server", "ws://10.77.0.2:8188/", "--room", "x", "--video-codec", "vp9"]) == .usage)
+        #expect(bad.stderr.contains("--video-codec must be one of vp8, h264, room, not 'vp9'"), "\(bad.stderr)")
+        let noPattern = CapturedOutput()
+        #expect(await noPattern.tool().run(["bot", scratch.path("tone.json"), "--server", "ws://10.77.0.2:8188/", "--room", "x", "--video-codec", "h264"]) == .usage)
+        #expect(noPattern.stderr.contains("recipe 't' has none"), "\(noPattern.stderr)")
+    }
 }

@@ -27,6 +27,17 @@ import Testing
         }
     }
 
+    @Test("--video-codec replaces a pattern's codec (room: the room's choice) and builds the track with it")
+    func patternCodecOverride() throws {
+        let recipe = try parse(#"{"name": "t", "tracks": {"video": {"source": "pattern", "codec": "vp8"}}}"#)
+        let h264 = RecipeOverrides(patternCodec: "h264").applied(to: recipe)
+        #expect(h264.video == .pattern(width: 320, height: 240, framesPerSecond: 15, bitrate: 500_000, codec: .h264))
+        #expect(try RecipeMedia(recipe: h264).videoTrack?.offeredCodecs == [.h264])
+        let room = RecipeOverrides(patternCodec: "room").applied(to: recipe)
+        #expect(try RecipeMedia(recipe: room).videoTrack?.offeredCodecs == [.vp8, .h264])
+        #expect(try RecipeMedia(recipe: recipe).videoTrack?.configuration.codec == .vp8)
+    }
+
     @Test("the recorder recipe hands its settings to the RecordingLauncher and reports what it says")
     func recorderSeam() async throws {
         let recipe = try RecipeLibrary(directory: Self.recipes).recipe(named: "recorder")
