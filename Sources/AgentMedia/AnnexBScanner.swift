@@ -46,6 +46,19 @@ public enum AnnexBScanner {
         nalUnits(in: bytes).map { bytes[$0] }
     }
 
+    /// Whether start codes can frame `nalUnit` so that ``nalUnits(in:)`` finds it again whole:
+    /// it is not empty, holds no `00 00 00`, `00 00 01` or `00 00 02`, and does not end in `00`,
+    /// as §7.4.1 makes every NAL unit (a length-prefixed one from a file need not be).
+    public static func canFrame(_ nalUnit: UnsafeRawBufferPointer) -> Bool {
+        guard let last = nalUnit.last, last != 0 else { return false }
+        var zeros = 0
+        for byte in nalUnit {
+            if zeros >= 2, byte <= 2 { return false }
+            zeros = byte == 0 ? zeros + 1 : 0
+        }
+        return true
+    }
+
     /// Adds `range` without its trailing zero bytes, unless nothing is left.
     private static func append(_ range: Range<Int>, of bytes: UnsafeRawBufferPointer, to units: inout [Range<Int>]) {
         var end = range.upperBound

@@ -14,24 +14,50 @@
 ///       reserved '11111'b  | bit_depth_chroma_minus8 u3
 ///       numOfSequenceParameterSetExt u8 = 0
 ///
-/// Built from one SPS and its PPSs, as a real-time sender has them; the parameter sets are NAL
-/// units as sent (header byte included, emulation prevention bytes kept).
+/// A real-time sender has one SPS and its PPSs (``init(sequenceParameterSet:pictureParameterSets:)``);
+/// a stored track may have several SPSs and 1- or 2-byte NAL unit lengths
+/// (``init(parsing:)``). The parameter sets are NAL units as sent (header byte included,
+/// emulation prevention bytes kept).
 public struct AVCDecoderConfigurationRecord: Equatable, Sendable {
-    public let sequenceParameterSet: [UInt8]
+    /// The SPSs, one at least; the first gives the record's profile and level.
+    public let sequenceParameterSets: [[UInt8]]
     public let pictureParameterSets: [[UInt8]]
-    /// What the SPS says: profile, level, chroma format, bit depth, size.
+    /// What the first SPS says: profile, level, chroma format, bit depth, size.
     public let parsedSequenceParameterSet: H264SequenceParameterSet
+    /// lengthSizeMinusOne + 1: the bytes of each NAL unit's length in the track's samples.
+    public let nalUnitLengthSize: Int
+
+    /// The first SPS.
+    public var sequenceParameterSet: [UInt8] { sequenceParameterSets.first ?? [] }
 
     /// NAL unit lengths in samples are 4 bytes (lengthSizeMinusOne = 3), as
     /// ``H264AccessUnit/sample(insertingParameterSetsFrom:)`` writes them.
     public static let lengthSize = 4
+    /// The NAL unit length sizes §5.3.3.1.2 allows (lengthSizeMinusOne 0, 1 or 3).
+    public static let lengthSizes: Set<Int> = [1, 2, 4]
+    /// numOfSequenceParameterSets is 5 bits.
+    public static let maxSequenceParameterSets = 31
 
     /// The profiles for which the record ends in the chroma format and bit depth fields.
     static let profilesWithExtension: Set<UInt8> = [100, 110, 122, 144]
 
     public init(sequenceParameterSet: [UInt8], pictureParameterSets: [[UInt8]]) throws(H264Error) {
-        guard sequenceParameterSet.count <= Int(UInt16.max) else { throw .parameterSetTooLarge(bytes: sequenceParameterSet.count) }
+        try self.init(sequenceParameterSets: [sequenceParameterSet], pictureParameterSets: pictureParameterSets)
+    }
+
+    /// Checks each set's NAL unit type and size, and reads every SPS.
+    public init(sequenceParameterSets: [[UInt8]], pictureParameterSets: [[UInt8]],
+                nalUnitLengthSize: Int = lengthSize) throws(H264Error) {
+        guard Self.lengthSizes.contains(nalUnitLengthSize) else { throw .nalUnitLengthSize(nalUnitLengthSize) }
+        guard (1...Self.maxSequenceParameterSets).contains(sequenceParameterSets.count) else {
+            throw .sequenceParameterSetCount(sequenceParameterSets.count)
+        }
         guard (1...255).contains(pictureParameterSets.count) else { throw .pictureParameterSetCount(pictureParameterSets.count) }
+        var parsed: [H264SequenceParameterSet] = []
+        for sps in sequenceParameterSets {
+            guard sps.count <= Int(UInt16.max) else { throw .parameterSetTooLarge(bytes: sps.count) }
+            parsed.append(try H264SequenceParameterSet(nalUnit: sps))
+        }
         for pps in pictureParameterSets {
             guard let header = pps.first else { throw .truncated(offset: 0, needed: 8, available: 0) }
             guard header & 0x80 == 0 else { throw .forbiddenBitSet(header: header) }
@@ -41,20 +67,26 @@ public struct AVCDecoderConfigurationRecord: Equatable, Sendable {
             }
             guard pps.count <= Int(UInt16.max) else { throw .parameterSetTooLarge(bytes: pps.count) }
         }
-        parsedSequenceParameterSet = try H264SequenceParameterSet(nalUnit: sequenceParameterSet)
-        self.sequenceParameterSet = sequenceParameterSet
+        // The count check above made `parsed` non-empty.
+        guard let first = parsed.first else { throw .sequenceParameterSetCount(0) }
+        parsedSequenceParameterSet = first
+        self.sequenceParameterSets = sequenceParameterSets
         self.pictureParameterSets = pictureParameterSets
+        self.nalUnitLengthSize = nalUnitLengthSize
     }
 
     /// The record's bytes.
     public var bytes: [UInt8] {
         let sps = parsedSequenceParameterSet
         var out: [UInt8] = [1, sps.profileIDC, sps.constraintFlags, sps.levelIDC]
-        out.append(0xFC | UInt8(Self.lengthSize - 1))
-        out.append(0xE0 | 1)
-        // The init bounded each length to 16 bits and the PPS count to 8.
-        out.appendBigEndian(UInt16(truncatingIfNeeded: sequenceParameterSet.count))
-        out += sequenceParameterSet
+        // The init bounded the length size to 1...4, each set's length to 16 bits, the SPS
+        // count to 5 bits and the PPS count to 8.
+        out.append(0xFC | UInt8(truncatingIfNeeded: nalUnitLengthSize - 1))
+        out.append(0xE0 | UInt8(truncatingIfNeeded: sequenceParameterSets.count))
+        for sps in sequenceParameterSets {
+            out.appendBigEndian(UInt16(truncatingIfNeeded: sps.count))
+            out += sps
+        }
         out.append(UInt8(truncatingIfNeeded: pictureParameterSets.count))
         for pps in pictureParameterSets {
             out.appendBigEndian(UInt16(truncatingIfNeeded: pps.count))

@@ -1,5 +1,8 @@
+import AgentCore
+
 /// Why H.264 bytes from outside (an access unit the depacketizer assembled, a parameter set in
-/// it) could not be read: ITU-T H.264 §7 syntax, ISO/IEC 14496-15 §5.3 limits.
+/// it, a stored file's sample or configuration record) could not be read: ITU-T H.264 §7 syntax,
+/// ISO/IEC 14496-15 §5.3 limits.
 public enum H264Error: Error, Equatable, Sendable {
     /// The bits ran out: `needed` more were wanted at bit `offset` of an RBSP of `available` bits.
     case truncated(offset: Int, needed: Int, available: Int)
@@ -19,4 +22,26 @@ public enum H264Error: Error, Equatable, Sendable {
     case parameterSetTooLarge(bytes: Int)
     /// A configuration record needs one PPS at least and holds 255 at most (an 8-bit count).
     case pictureParameterSetCount(Int)
+    /// A configuration record holds one SPS at least and 31 at most (a 5-bit count).
+    case sequenceParameterSetCount(Int)
+    /// A track with no configuration record (an empty CodecPrivate): its samples' NAL unit
+    /// length size and parameter sets are unknown.
+    case missingConfigurationRecord
+    /// A configuration record whose configurationVersion is not 1 (§5.3.3.1.2: a reader must
+    /// not decode a stream of a version it does not know).
+    case configurationVersion(UInt8)
+    /// A configuration record that ends inside a field or a parameter set it declares.
+    case configurationRecordTruncated(ByteRangeError)
+    /// A NAL unit length size (lengthSizeMinusOne + 1) other than 1, 2 or 4 (§5.3.3.1.2).
+    case nalUnitLengthSize(Int)
+    /// A sample whose length field, or the NAL unit it declares, runs past the sample's end: a
+    /// cut block, or a length that is not one (`wanted` is the declared length).
+    case nalUnitPastSampleEnd(ByteRangeError)
+    /// A sample's NAL unit of length 0 at byte `offset` (its length field): a NAL unit has a
+    /// header byte at least.
+    case emptyNALUnit(offset: Int)
+    /// A sample's NAL unit (at byte `offset`, its length field) that holds `00 00 00`, `00 00 01`
+    /// or `00 00 02`, or ends in `00`, which emulation prevention rules out (§7.4.1): start codes
+    /// cannot frame it in Annex B.
+    case nalUnitNotEscaped(offset: Int)
 }

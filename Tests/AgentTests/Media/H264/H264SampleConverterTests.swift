@@ -63,4 +63,46 @@ import Testing
         #expect(converter.parameterSets?.sequenceParameterSet == Self.sps)
         #expect(try converter.convert(H264Fixtures.annexB(Self.idr)).bytes == H264Fixtures.lengthPrefixed(Self.sps, Self.pps, Self.idr))
     }
+
+    // MARK: stored samples to Annex B
+
+    /// A track whose sets are only in its record (ffmpeg's global header): every IDR gets them,
+    /// other frames stay as they are, with the record's 2-byte lengths.
+    @Test func aTracksRecordGoesBeforeEveryIDR() throws {
+        let record = try AVCDecoderConfigurationRecord(sequenceParameterSets: [Self.sps], pictureParameterSets: [Self.pps],
+                                                       nalUnitLengthSize: 2)
+        var converter = H264SampleConverter(configurationRecord: record)
+        #expect(converter.sampleLengthSize == 2)
+        let idr: [UInt8] = [0x00, 0x04] + Self.idr
+        let slice: [UInt8] = [0x00, 0x04] + Self.slice
+        for sample in [idr, slice, slice, idr, slice] {
+            let unit = try converter.accessUnit(fromSample: sample)
+            let expected = sample == idr ? H264Fixtures.annexB(Self.sps, Self.pps, Self.idr) : H264Fixtures.annexB(Self.slice)
+            #expect(unit.annexB == expected)
+            #expect(unit.isIDR == (sample == idr))
+        }
+        #expect(converter.parameterSets == record)
+    }
+
+    /// Sets that come in band replace the record's for the IDRs after them.
+    @Test func inBandSetsReplaceTheRecords() throws {
+        let record = try AVCDecoderConfigurationRecord(sequenceParameterSet: Self.sps, pictureParameterSets: [Self.pps])
+        var converter = H264SampleConverter(configurationRecord: record)
+        let resized = try converter.accessUnit(fromSample: H264Fixtures.lengthPrefixed(Self.newSPS, Self.newPPS, Self.idr))
+        #expect(resized.annexB == H264Fixtures.annexB(Self.newSPS, Self.newPPS, Self.idr))
+        let bare = try converter.accessUnit(fromSample: H264Fixtures.lengthPrefixed(Self.idr))
+        #expect(bare.annexB == H264Fixtures.annexB(Self.newSPS, Self.newPPS, Self.idr))
+        #expect(converter.parameterSets?.nalUnitLengthSize == 4)
+    }
+
+    /// A bad sample fails alone: the sets stay and the next sample converts.
+    @Test func aBadSampleFailsAlone() throws {
+        let record = try AVCDecoderConfigurationRecord(sequenceParameterSet: Self.sps, pictureParameterSets: [Self.pps])
+        var converter = H264SampleConverter(configurationRecord: record)
+        #expect(throws: H264Error.emptyNALUnit(offset: 0)) { try converter.accessUnit(fromSample: [0, 0, 0, 0]) }
+        #expect(throws: H264Error.truncated(offset: 8, needed: 8, available: 8)) {
+            try converter.accessUnit(fromSample: H264Fixtures.lengthPrefixed([0x67, 0x42], Self.idr))
+        }
+        #expect(try converter.accessUnit(fromSample: H264Fixtures.lengthPrefixed(Self.idr)).annexB == H264Fixtures.annexB(Self.sps, Self.pps, Self.idr))
+    }
 }
