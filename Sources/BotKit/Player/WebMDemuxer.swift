@@ -9,6 +9,14 @@ import Agent
 /// from ffmpeg or mkvmerge), so hitting the bound means the file cannot be streamed in time
 /// order, and ``WebMReaderError/interleavingTooLoose(track:queuedFrames:queuedBytes:)`` is thrown
 /// rather than letting memory grow with the file.
+///
+/// H.264 blocks (V_MPEG4/ISO/AVC) hold length-prefixed NAL units, with the SPS and PPS in the
+/// track's CodecPrivate (ISO/IEC 14496-15 §5.3); ``SendStream`` takes Annex B access units. Each
+/// block goes through the track's ``H264SampleConverter``, which gives it start codes and puts
+/// the parameter sets in front of every IDR that lacks them, so a receiver can start at any
+/// keyframe; a keyframe is an access unit with an IDR slice. The blocks' times are their
+/// presentation times, so a file with B-frames (which WebRTC does not carry) has its times
+/// going back and forth; ``FramePlaylist`` clamps them.
 final class WebMDemuxer {
     let path: String
     let audioTrack: WebMTrackInfo?
@@ -20,6 +28,9 @@ final class WebMDemuxer {
     private var laceOffsets: [UInt64: Int64] = [:]
     /// Frames taken from the reader since it was (re)opened, so a second rewind in a row is free.
     private var framesSinceOpen = 0
+    /// The H.264 track's converter as its CodecPrivate made it, and as it is now.
+    private let initialH264Converter: H264SampleConverter?
+    private var h264Converter: H264SampleConverter?
 
     init(path: String, kinds: Set<MediaKind>, limit: WebMSource.QueueLimit) throws(WebMReaderError) {
         self.path = path
@@ -29,21 +40,30 @@ final class WebMDemuxer {
         videoTrack = kinds.contains(.video) ? try Self.pick(.video, from: reader.tracks) : nil
         guard audioTrack != nil || videoTrack != nil else { throw .noSupportedTracks }
         for track in [audioTrack, videoTrack].compactMap({ $0 }) { queues[track.number] = FrameQueue() }
+        initialH264Converter = if let videoTrack { try Self.makeH264Converter(for: videoTrack) } else { nil }
+        h264Converter = initialH264Converter
     }
 
     /// The first track of `type` in the file, which must use a codec of its kind that we can
-    /// send (Opus, VP8: ``MediaCodec/canPacketize``); nil when there is none.
-    ///
-    /// H.264 is not played from WebM yet: its blocks hold length-prefixed NAL units with SPS and
-    /// PPS in CodecPrivate (ISO/IEC 14496-15), and ``SendStream`` takes Annex B access units.
+    /// send (Opus, VP8, H.264: ``MediaCodec/canPacketize``); nil when there is none.
     private static func pick(_ type: WebMTrackInfo.TrackType,
                              from tracks: [WebMTrackInfo]) throws(WebMReaderError) -> WebMTrackInfo? {
         let candidates = tracks.filter { $0.type == type }
         guard let first = candidates.first else { return nil }
         guard let playable = candidates.first(where: { track in
-            track.codec.map { $0.kind == type.kind && $0.canPacketize && $0 != .h264 } ?? false
+            track.codec.map { $0.kind == type.kind && $0.canPacketize } ?? false
         }) else { throw .unsupportedCodec(first.codecID) }
         return playable
+    }
+
+    /// The converter of an H.264 track, from its CodecPrivate; nil for another codec.
+    private static func makeH264Converter(for track: WebMTrackInfo) throws(WebMReaderError) -> H264SampleConverter? {
+        guard track.codec == .h264 else { return nil }
+        do throws(H264Error) {
+            return H264SampleConverter(configurationRecord: try AVCDecoderConfigurationRecord(parsing: track.codecPrivate))
+        } catch {
+            throw .invalidH264(track: track.number, nanoseconds: nil, error)
+        }
     }
 
     /// The next frame of `track`, or nil when the file has no more of it.
@@ -66,6 +86,7 @@ final class WebMDemuxer {
         reader = try WebMReader(path: path)
         for number in queues.keys { queues[number] = FrameQueue() }
         laceOffsets.removeAll()
+        h264Converter = initialH264Converter
         framesSinceOpen = 0
     }
 
@@ -79,8 +100,8 @@ final class WebMDemuxer {
     }
 
     /// The file's frame as a player sends it: presentation time (block time + lace offset −
-    /// CodecDelay) and, for VP8, keyframe-ness from the frame tag itself. Empty frames carry
-    /// nothing to send and are skipped (nil).
+    /// CodecDelay), keyframe-ness from the frame itself (VP8's frame tag, an H.264 IDR slice),
+    /// and H.264 in Annex B form. Empty frames carry nothing to send and are skipped (nil).
     private func encoded(_ frame: WebMFrame, of track: WebMTrackInfo) throws(WebMReaderError) -> EncodedMediaFrame? {
         // Laces of one block share its time; each starts where the previous one's audio ended
         // (Opus TOC), or one DefaultDuration later for video.
@@ -107,9 +128,27 @@ final class WebMDemuxer {
         let (shifted, overflowA) = frame.timestampNanoseconds.addingReportingOverflow(laceOffset)
         let (time, overflowB) = shifted.subtractingReportingOverflow(track.codecDelayNanoseconds)
         guard !overflowA, !overflowB else { throw .corrupt("frame time \(frame.timestampNanoseconds) ns is out of range") }
+        if codec == .h264 {
+            return try h264Frame(frame.bytes, of: track, at: time)
+        }
         return EncodedMediaFrame(bytes: frame.bytes, timestampNanoseconds: time,
                                  isKeyframe: VPXCodec(codec).map { IVFReader.isKeyframe(frame.bytes, codec: $0) } ?? true,
                                  codec: codec)
+    }
+}
+
+extension WebMDemuxer {
+    /// An H.264 block as an Annex B access unit, through the track's converter.
+    private func h264Frame(_ sample: [UInt8], of track: WebMTrackInfo, at time: Int64) throws(WebMReaderError) -> EncodedMediaFrame {
+        // The video track is H.264 when this is called, so the init made its converter.
+        guard var converter = h264Converter else { throw .invalidH264(track: track.number, nanoseconds: time, .missingConfigurationRecord) }
+        defer { h264Converter = converter }
+        do throws(H264Error) {
+            let unit = try converter.accessUnit(fromSample: sample)
+            return EncodedMediaFrame(bytes: unit.annexB, timestampNanoseconds: time, isKeyframe: unit.isIDR, codec: .h264)
+        } catch {
+            throw .invalidH264(track: track.number, nanoseconds: time, error)
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 import Agent
 
-/// One WebM file played as it is stored: its Opus audio and VP8 video as up to two
-/// ``EncodedFrameSource``s, for ``FramePlaylist`` to interleave and a player to repacketize
-/// without re-encoding.
+/// One WebM or Matroska file played as it is stored: its Opus audio and VP8 or H.264 video as
+/// up to two ``EncodedFrameSource``s, for ``FramePlaylist`` to interleave and a player to
+/// repacketize without re-encoding (H.264 blocks only change framing: see ``WebMDemuxer``).
 ///
 /// Both sources share one streaming ``WebMReader`` (see ``WebMDemuxer`` for how frames of the
 /// other track wait, and ``QueueLimit`` for the bound). Times are the file's own: block time
@@ -11,7 +11,7 @@ import Agent
 /// laces of a laced Opus block are timed one after the other by their TOC durations.
 ///
 /// The first audio and the first video track are played. A file whose audio is not A_OPUS or whose
-/// video is not V_VP8 (VP9, Vorbis, H.264...) is refused with
+/// video is not V_VP8 or V_MPEG4/ISO/AVC (VP9, Vorbis, HEVC...) is refused with
 /// ``WebMReaderError/unsupportedCodec(_:)`` naming the codec, rather than played with a track
 /// missing; leave that kind out of `kinds` to play the other one alone.
 public final class WebMSource {
@@ -34,7 +34,7 @@ public final class WebMSource {
     public let path: String
     /// The Opus track's source; nil if the file has none or `.audio` was not asked for.
     public let audio: WebMTrackSource?
-    /// The VP8 track's source; nil if the file has none or `.video` was not asked for.
+    /// The VP8 or H.264 track's source; nil if the file has none or `.video` was not asked for.
     public let video: WebMTrackSource?
     /// The video track's PixelWidth and PixelHeight.
     public var width: Int? { video?.track.width }
@@ -59,7 +59,7 @@ public final class WebMSource {
 public final class WebMTrackSource: EncodedFrameSource {
     public let kind: MediaKind
     public let track: WebMTrackInfo
-    /// The demuxer plays only tracks whose codec it knows (Opus, VP8).
+    /// The demuxer plays only tracks whose codec it knows (Opus, VP8, H.264).
     public var codec: MediaCodec { track.codec ?? (kind == .audio ? .opus : .vp8) }
     private let demuxer: WebMDemuxer
 

@@ -17,8 +17,9 @@ enum PlayCommand: Command {
                     + "excludes --server, --room, --pin and --create. --token is then the endpoint's bearer token. "
                     + "The room and the name others see are the endpoint's."),
             .value("display", "NAME", "Display name others see (with --whip only in the closing line).", required: true),
-            .value("audio", "FILE", "Ogg/Opus (.opus) or WebM audio, sent as stored; or WAV, FLAC, Ogg Vorbis at any rate, encoded to Opus."),
-            .value("video", "FILE", "VP8 IVF or WebM (Opus/VP8), sent as stored; a WebM's audio plays too unless --audio is given."),
+            .value("audio", "FILE", "Ogg/Opus (.opus) or WebM/Matroska (.webm, .mkv) Opus, sent as stored; or WAV, FLAC, Ogg Vorbis at any rate, encoded to Opus."),
+            .value("video", "FILE", "VP8 IVF, H.264 Annex B (.h264, 30 fps), or WebM/Matroska (.webm, .mkv: Opus with VP8 or H.264), "
+                + "sent as stored; a WebM's audio plays too unless --audio is given."),
             .flag("loop", "Start again at the end of the files."),
             SharedOptions.duration,
             .value("token", "T", "Janus core token, sent on every request; with --whip, the bearer token."),

@@ -6,8 +6,9 @@ import Foundation
 /// supported exits 2 with the reason. What each kind of file becomes:
 /// - `.opus` (Ogg/Opus), VP8 `.ivf` and H.264 `.h264`/`.264` (Annex B, played at 30 fps):
 ///   stored frames, sent as they are;
-/// - `.webm`/`.mkv` (Opus + VP8): stored frames of both tracks, in sync on the file's timeline;
-///   given as --video, its audio plays too unless --audio names another file;
+/// - `.webm`/`.mkv` (Opus + VP8 or H.264): stored frames of both tracks, in sync on the file's
+///   timeline (H.264 blocks get start codes, and the SPS/PPS before each IDR); given as --video,
+///   its audio plays too unless --audio names another file;
 /// - `.wav`, `.flac`, `.ogg`/`.oga` (Vorbis): decoded by libsndfile, resampled to 48 kHz and
 ///   encoded to Opus.
 ///
@@ -19,7 +20,7 @@ enum PlayFiles {
             let withAudio = audio == nil || audio == video
             let file = try openWebM(video, kinds: withAudio ? [.audio, .video] : [.video])
             guard file.video != nil else {
-                throw CommandFailure(.usage, "cannot play \(video) as video: it has no VP8 track", hint: "give it as --audio")
+                throw CommandFailure(.usage, "cannot play \(video) as video: it has no VP8 or H.264 track", hint: "give it as --audio")
             }
             guard let audio, audio != video else { return file.sources }
             return [try openAudio(audio)] + file.sources
@@ -77,13 +78,13 @@ enum PlayFiles {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         guard ["ivf", "h264", "264"].contains(ext) else {
             throw CommandFailure(.usage, "cannot play \(path): .\(ext) video is not supported",
-                                 hint: "use a VP8 IVF, an H.264 Annex B stream (.h264) or a WebM file")
+                                 hint: "use a VP8 IVF, an H.264 Annex B stream (.h264) or a WebM/Matroska file (.webm, .mkv)")
         }
         do {
             return ext == "ivf" ? try IVFSource(path: path) : try H264FileSource(path: path)
         } catch {
             throw CommandFailure(.usage, "cannot read \(path): \(error)",
-                                 hint: "--video takes a VP8 IVF, an H.264 Annex B stream (.h264, 30 fps) or a WebM file")
+                                 hint: "--video takes a VP8 IVF, an H.264 Annex B stream (.h264, 30 fps) or a WebM/Matroska file")
         }
     }
 
@@ -93,7 +94,7 @@ enum PlayFiles {
         do {
             return try WebMSource(path: path, kinds: kinds)
         } catch {
-            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "WebM files must hold Opus and/or VP8")
+            throw CommandFailure(.usage, "cannot read \(path): \(error)", hint: "WebM/Matroska files must hold Opus and/or VP8 or H.264")
         }
     }
 }

@@ -57,7 +57,7 @@ struct RecipeMedia: Sendable {
             let video = videoFiles?[index]
             if let video, recipe.audio != nil, audio == nil, PlayFiles.isWebM(video) {
                 guard let track = try PlayFiles.openWebM(video, kinds: [.video]).video else {
-                    throw CommandFailure(.usage, "cannot play \(video) as video: it has no VP8 track")
+                    throw CommandFailure(.usage, "cannot play \(video) as video: it has no VP8 or H.264 track")
                 }
                 entries.append([track])
             } else {

@@ -99,8 +99,11 @@ struct RecordH264Tests {
         }
     }
 
-    @Test("agentd play of an H.264 Annex B stream, recorded by agentd record: a clean .mkv with every frame")
-    func recordsAgentdPlayH264() async throws {
+    /// `annexb`: a `.h264` stream beside a WAV; `mkv`: an ffmpeg Matroska file with H.264 and
+    /// Opus, both tracks played as stored (samples back to Annex B, SPS/PPS from CodecPrivate).
+    @Test("agentd play of H.264 (Annex B + WAV, or Matroska with Opus), recorded by agentd record: a clean .mkv with every frame",
+          arguments: ["annexb", "mkv"])
+    func recordsAgentdPlayH264(source: String) async throws {
         try await SharedResourceLock.lab.withExclusive {
             let lab = try LabEnvironment.required()
             let scratch = try ScratchDirectory("play-h264")
@@ -108,8 +111,10 @@ struct RecordH264Tests {
             let out = scratch.path("recording")
             let player = try ChildProcess(
                 AgentdBinary.path,
-                ["play", "--server", lab.janusWS, "--room", room, "--display", "player", "--audio", try await GeneratedSamples.toneWAV(in: scratch),
-                 "--video", try await GeneratedSamples.h264Stream(in: scratch), "--create", "--loop", "--duration", "40",
+                ["play", "--server", lab.janusWS, "--room", room, "--display", "player"]
+                    + (source == "mkv" ? ["--video", try await GeneratedSamples.h264Matroska(in: scratch)]
+                        : ["--audio", try await GeneratedSamples.toneWAV(in: scratch), "--video", try await GeneratedSamples.h264Stream(in: scratch)])
+                    + ["--create", "--loop", "--duration", "40",
                  "--ice-allow", lab.values["LAB_IFACE"] ?? "agentd-lab0"],
                 name: "agentd play")
             defer { player.terminate() }
@@ -127,7 +132,7 @@ struct RecordH264Tests {
             let errors = try await RecordingChecks.decodeErrors(mkv)
             #expect(errors.isEmpty, "decode errors: \(errors.prefix(600))")
             let frames = try await RecordingChecks.videoFrames(mkv)
-            print("RecordH264: agentd play's H.264 recorded: \(frames) frames in \(Self.recordSeconds) s")
+            print("RecordH264: agentd play's H.264 (\(source)) recorded: \(frames) frames in \(Self.recordSeconds) s")
             // The recorder's PLI is answered with a keyframe at once: nearly every frame is there.
             #expect(Double(frames) >= 0.9 * 30 * (Self.recordSeconds - 0.5), "\(frames) frames")
         }

@@ -37,6 +37,19 @@ enum GeneratedSamples {
         return path
     }
 
+    /// `pattern-h264.mkv`: the same picture as ``h264Stream(in:keyframeInterval:)`` (an IDR every
+    /// 3 s) with a 440 Hz Opus tone, in Matroska as ffmpeg writes it (avcC CodecPrivate,
+    /// length-prefixed samples, parameter sets out of band).
+    static func h264Matroska(in scratch: ScratchDirectory) async throws -> String {
+        let path = scratch.path("pattern-h264.mkv")
+        let result = try await runTool("/usr/bin/ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=48000", "-t", "5", "-c:v", "libx264", "-profile:v", "baseline", "-pix_fmt", "yuv420p",
+            "-g", "90", "-b:v", "500k", "-c:a", "libopus", "-ac", "2", path], includeStderr: true)
+        guard result.status == 0 else { throw Failure(description: "ffmpeg exited \(result.status): \(result.output)") }
+        return path
+    }
+
     /// `tone-440.wav` as scripts/make-samples writes it: 48 kHz mono s16, half scale.
     static func toneWAV(in scratch: ScratchDirectory, frequency: Int = 440, seconds: Int = 5) async throws -> String {
         let path = scratch.path("tone-\(frequency).wav")
