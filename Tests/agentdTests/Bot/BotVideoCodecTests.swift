@@ -30,14 +30,7 @@ struct BotVideoCodecTests {
              "--ice-allow", lab.values["LAB_IFACE"] ?? "agentd-lab0"],
             name: "agentd record")
         defer { recording.terminate() }
-        let square = try MovingSquare(width: 320, height: 240)
-        let start = ContinuousClock.now
-        var pushed = 0
-        while recording.isRunning, ContinuousClock.now - start < .seconds(30) {
-            _ = try video.push(square.frame(at: pushed))
-            pushed += 1
-            try await Task.sleep(until: start + .milliseconds(pushed * 1000 / 15), clock: .continuous)
-        }
+        try await SquarePusher.push(video, while: recording)
         #expect(recording.exitStatus == 0, "\(recording.stderr)")
         let sent = await bot.sendStatistics()[.video]
         await bot.stop()

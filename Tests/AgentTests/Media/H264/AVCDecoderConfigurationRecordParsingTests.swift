@@ -10,13 +10,7 @@ import Testing
     static let pps = H264Fixtures.baseline320x240PPS
 
     /// What ffmpeg wrote reads back into the sets it was made of, and writes the same bytes.
-    @Test(arguments: [
-        (H264Fixtures.baseline320x240SPS, H264Fixtures.baseline320x240PPS, H264Fixtures.baseline320x240AvcC),
-        (H264Fixtures.high638x358SPS, H264Fixtures.high638x358PPS, H264Fixtures.high638x358AvcC),
-        (H264Fixtures.high10SPS, H264Fixtures.high10PPS, H264Fixtures.high10AvcC),
-        (H264Fixtures.high422SPS, H264Fixtures.high422PPS, H264Fixtures.high422AvcC),
-        (H264Fixtures.monochromeSPS, H264Fixtures.monochromePPS, H264Fixtures.monochromeAvcC),
-    ])
+    @Test(arguments: H264Fixtures.ffmpegAvcCs)
     func readsFFmpegsAvcC(sps: [UInt8], pps: [UInt8], avcC: [UInt8]) throws {
         let record = try AVCDecoderConfigurationRecord(parsing: avcC)
         #expect(record.sequenceParameterSets == [sps] && record.pictureParameterSets == [pps])

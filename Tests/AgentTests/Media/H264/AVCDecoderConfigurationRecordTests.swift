@@ -6,13 +6,7 @@ import Testing
     /// The record is byte for byte what ffmpeg writes into an MP4's avcC for the same stream:
     /// without the chroma/bit depth fields for Baseline, with them for High (100), High 10 (110,
     /// bit depths 2), High 4:2:2 (122, chroma_format 2) and monochrome High (chroma_format 0).
-    @Test(arguments: [
-        (H264Fixtures.baseline320x240SPS, H264Fixtures.baseline320x240PPS, H264Fixtures.baseline320x240AvcC),
-        (H264Fixtures.high638x358SPS, H264Fixtures.high638x358PPS, H264Fixtures.high638x358AvcC),
-        (H264Fixtures.high10SPS, H264Fixtures.high10PPS, H264Fixtures.high10AvcC),
-        (H264Fixtures.high422SPS, H264Fixtures.high422PPS, H264Fixtures.high422AvcC),
-        (H264Fixtures.monochromeSPS, H264Fixtures.monochromePPS, H264Fixtures.monochromeAvcC),
-    ])
+    @Test(arguments: H264Fixtures.ffmpegAvcCs)
     func matchesFFmpegsAvcC(sps: [UInt8], pps: [UInt8], avcC: [UInt8]) throws {
         let record = try AVCDecoderConfigurationRecord(sequenceParameterSet: sps, pictureParameterSets: [pps])
         #expect(record.bytes == avcC)

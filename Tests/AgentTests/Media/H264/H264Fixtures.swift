@@ -12,6 +12,16 @@
 /// only. Each was spliced back into its stream in place of the original SPS, and ffprobe read the
 /// same profile and size from it while `ffmpeg -v error -i spliced.h264 -f null -` printed nothing.
 enum H264Fixtures {
+    /// SPS, PPS and the avcC ffmpeg writes for them, over five profiles (Baseline, High, High 10,
+    /// High 4:2:2, monochrome High).
+    static let ffmpegAvcCs: [([UInt8], [UInt8], [UInt8])] = [
+        (H264Fixtures.baseline320x240SPS, H264Fixtures.baseline320x240PPS, H264Fixtures.baseline320x240AvcC),
+        (H264Fixtures.high638x358SPS, H264Fixtures.high638x358PPS, H264Fixtures.high638x358AvcC),
+        (H264Fixtures.high10SPS, H264Fixtures.high10PPS, H264Fixtures.high10AvcC),
+        (H264Fixtures.high422SPS, H264Fixtures.high422PPS, H264Fixtures.high422AvcC),
+        (H264Fixtures.monochromeSPS, H264Fixtures.monochromePPS, H264Fixtures.monochromeAvcC),
+    ]
+
     /// NAL units in Annex B form, each after a 4-byte start code.
     static func annexB(_ units: [UInt8]...) -> [UInt8] {
         units.flatMap { AnnexBScanner.startCode + $0 }
