@@ -28,7 +28,7 @@ extension FuzzTarget {
         }
         while !input.isEmpty {
             let sample = input.take(Int(input.uint16()))
-            for lengthSize in [1, 2, 4] {
+            for lengthSize in AVCDecoderConfigurationRecord.lengthSizes.sorted() {
                 guard let unit = try? H264AccessUnit(sample: sample, lengthSize: lengthSize) else { continue }
                 let framed = unit.nalUnitRanges.reduce(0) { $0 + AnnexBScanner.startCode.count + $1.count }
                 FuzzCheck.expect(unit.annexB.count == framed && !unit.nalUnitRanges.isEmpty,
@@ -36,11 +36,8 @@ extension FuzzTarget {
                 FuzzCheck.expect(unit.nalUnitRanges.allSatisfy { $0.upperBound <= unit.annexB.count },
                                  "a NAL unit range past the access unit")
             }
-            if var stored = converter {
-                if let unit = try? stored.accessUnit(fromSample: sample) {
-                    FuzzCheck.expect(!unit.nalUnitRanges.isEmpty, "an access unit without NAL units")
-                }
-                converter = stored
+            if let unit = try? converter?.accessUnit(fromSample: sample) {
+                FuzzCheck.expect(!unit.nalUnitRanges.isEmpty, "an access unit without NAL units")
             }
         }
     }
