@@ -85,14 +85,18 @@ public actor JanusConnection {
     ///
     /// - Parameters:
     ///   - kind: the `janus` verb; decides which reply is final.
+    ///   - cancellable: when true, a cancelled task neither sends nor waits (it throws
+    ///     `CancellationError`). False by default, so teardown from a cancelled task (`leave`,
+    ///     `destroy`) still reaches the server.
     ///   - fields: extra top-level fields (`plugin`, `body`, `jsep`, `candidate`...).
     /// - Throws: ``JanusError/server(code:reason:)`` for an error reply, ``JanusError/timeout(request:)``,
     ///   ``JanusError/connectionClosed(code:reason:)``.
     public func request(
         _ kind: JanusRequestKind, session: Int64? = nil, handle: Int64? = nil,
-        fields: [String: JSONValue] = [:], timeout: Duration? = nil
+        fields: [String: JSONValue] = [:], timeout: Duration? = nil, cancellable: Bool = false
     ) async throws -> JanusMessage {
         if let closedBy { throw closedBy }
+        if cancellable { try Task.checkCancellation() }
         transactionCounter += 1
         let transaction = "\(transactionPrefix)-\(transactionCounter)"
         var body = fields
@@ -105,18 +109,25 @@ public actor JanusConnection {
         let text = JSONValue.object(body).serialized()
         let limit = timeout ?? defaultTimeout
 
-        return try await withCheckedThrowingContinuation { continuation in
-            let timer = Task { [weak self] in
-                do { try await Task.sleep(for: limit) } catch { return }
-                await self?.expire(transaction)
+        // The body registers and sends within this actor turn, so a cancellation handler that
+        // hops here always finds the waiter it is meant to fail.
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let timer = Task { [weak self] in
+                    do { try await Task.sleep(for: limit) } catch { return }
+                    await self?.expire(transaction)
+                }
+                table.register(
+                    transaction: transaction, kind: kind,
+                    waiter: Waiter(continuation: continuation, timer: timer, request: kind.rawValue))
+                socket.send(text: text) { [weak self] error in
+                    guard let error else { return }
+                    Task { await self?.sendFailed(transaction, error) }
+                }
             }
-            table.register(
-                transaction: transaction, kind: kind,
-                waiter: Waiter(continuation: continuation, timer: timer, request: kind.rawValue))
-            socket.send(text: text) { [weak self] error in
-                guard let error else { return }
-                Task { await self?.sendFailed(transaction, error) }
-            }
+        } onCancel: { [weak self] in
+            guard cancellable else { return }
+            Task { await self?.cancelled(transaction) }
         }
     }
 
@@ -212,6 +223,13 @@ public actor JanusConnection {
     private func expire(_ transaction: String) {
         guard let waiter = table.remove(transaction: transaction) else { return }
         waiter.continuation.resume(throwing: JanusError.timeout(request: waiter.request))
+    }
+
+    /// The requesting task was cancelled: its waiter stops waiting for the reply.
+    private func cancelled(_ transaction: String) {
+        guard let waiter = table.remove(transaction: transaction) else { return }
+        waiter.timer.cancel()
+        waiter.continuation.resume(throwing: CancellationError())
     }
 
     private func sendFailed(_ transaction: String, _ error: WebSocketError) {

@@ -52,14 +52,18 @@ public final class JanusSession: Sendable {
         _ = try await connection.request(.keepalive, session: id)
     }
 
-    /// Stops the keepalive and sends `destroy`. Idempotent; tolerates a dead server (the
+    /// Stops the keepalive (waiting for one in flight to end) and sends `destroy`. Idempotent; tolerates a dead server (the
     /// session then simply times out there).
     public func destroy(timeout: Duration = .seconds(3)) async {
         guard !destroyed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        keepalive.withLock {
-            $0?.cancel()
-            $0 = nil
+        // Wait for the keepalive task to end: one that is already past its sleep would
+        // otherwise send its keepalive after the destroy.
+        let task = keepalive.withLock { task in
+            defer { task = nil }
+            return task
         }
+        task?.cancel()
+        await task?.value
         _ = try? await connection.request(.destroy, session: id, timeout: timeout)
         await connection.removeEvents(session: id)
     }
@@ -71,7 +75,9 @@ public final class JanusSession: Sendable {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
                 do {
-                    _ = try await connection.request(.keepalive, session: id)
+                    _ = try await connection.request(.keepalive, session: id, cancellable: true)
+                } catch is CancellationError {
+                    return
                 } catch JanusError.connectionClosed {
                     return
                 } catch {
