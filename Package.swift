@@ -15,6 +15,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CUsrSCTP", pkgConfig: "usrsctp", providers: [.apt(["libusrsctp-dev"])]),
     .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
     .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+    // libyuv has no .pc file: its module map links it by name.
+    .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
 ]
 
 let cLibraryNames = systemLibraries.map(\.name)
@@ -45,7 +47,7 @@ let package = Package(
         // Codecs, files and frames over the C media libraries.
         .target(
             name: "AgentMedia",
-            dependencies: ["AgentCore", "COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CAgentShims"]
+            dependencies: ["AgentCore", "COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CYUV", "CAgentShims"]
         ),
         // Event loops, ICE, DTLS, SRTP, SCTP, WebSocket and the HTTP server.
         .target(

@@ -100,7 +100,8 @@ class ToneTrack(MediaStreamTrack):
 
 
 class SquareTrack(MediaStreamTrack):
-    """yuv420p frames: dark grey background with a bright square that moves across it.
+    """yuv420p frames: a flat background (dark grey unless `background` gives Y, U, V) with a
+    bright square that moves across it.
 
     With a pulse period, a frame whose pts is a multiple of it is full white instead.
     """
@@ -109,8 +110,10 @@ class SquareTrack(MediaStreamTrack):
     CLOCK = 90000
 
     def __init__(self, width: int = 640, height: int = 480, fps: float = 30.0,
-                 start: MediaStart | None = None, pulse_ms: int = 0):
+                 start: MediaStart | None = None, pulse_ms: int = 0,
+                 background: tuple[int, int, int] = (48, 128, 128)):
         super().__init__()
+        self.background = background
         self.fps = fps
         self.frames = 0
         self._start: float | None = None
@@ -127,8 +130,10 @@ class SquareTrack(MediaStreamTrack):
         self._white[:height] = 235
         self._white[height:] = 128
         self._base = np.empty((height * 3 // 2, width), dtype=np.uint8)
-        self._base[:height] = 48          # Y
-        self._base[height:] = 128         # U and V (neutral)
+        y, u, v = self.background
+        self._base[:height] = y
+        self._base[height:height + height // 4] = u
+        self._base[height + height // 4:] = v
         self._size = max(8, (min(width, height) // 6) & ~1)
 
     async def recv(self) -> av.VideoFrame:

@@ -59,6 +59,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--sync-pulse-ms", type=int, default=0,
                    help="A/V sync pulse period: a 1 kHz beep (silence otherwise) and a white frame at each "
                         "multiple of it in media time, both tracks on one clock (0: off, the tone and square)")
+    p.add_argument("--background", default="48,128,128", metavar="Y,U,V",
+                   help="the video's background colour (default 48,128,128: dark grey), e.g. for telling tiles apart")
     p.add_argument("--no-audio", action="store_true")
     p.add_argument("--no-video", action="store_true")
     p.add_argument("--video-codec", choices=["vp8", "vp9", "h264"], help="offer only this video codec (default: aiortc's order, VP8 first)")
@@ -86,6 +88,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--resize-to must be WxH, got {args.resize_to!r}")
     if args.fps <= 0:
         p.error("--fps must be positive")
+    try:
+        args.background_yuv = tuple(int(v) for v in args.background.split(","))
+    except ValueError:
+        p.error(f"--background must be Y,U,V, got {args.background!r}")
+    if len(args.background_yuv) != 3 or not all(0 <= v <= 255 for v in args.background_yuv):
+        p.error(f"--background must be three numbers 0-255, got {args.background!r}")
     if args.sync_pulse_ms < 0:
         p.error("--sync-pulse-ms must not be negative")
     return args
@@ -116,7 +124,8 @@ def add_synthetic_media(pc: RTCPeerConnection, args: argparse.Namespace) -> Call
         pc.addTrack(ToneTrack(args.tone, start=start, pulse_ms=args.sync_pulse_ms))
     resize_task: asyncio.Task | None = None
     if not args.no_video:
-        square = SquareTrack(args.width, args.height, args.fps, start=start, pulse_ms=args.sync_pulse_ms)
+        square = SquareTrack(args.width, args.height, args.fps, start=start, pulse_ms=args.sync_pulse_ms,
+                             background=getattr(args, "background_yuv", (48, 128, 128)))
         pc.addTrack(square)
         if getattr(args, "resize_after", 0) > 0:
             async def resize() -> None:

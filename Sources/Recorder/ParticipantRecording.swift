@@ -78,7 +78,7 @@ final class ParticipantRecording {
         self.directory = directory
         self.formats = formats
         self.reportError = reportError
-        decodeAudio = formats.contains(.wav) || formats.contains(.mix)
+        decodeAudio = formats.contains(.wav) || formats.contains(.mix) || formats.contains(.composite)
         webm = formats.contains(.webm) ? ParticipantWebM(directory: directory, baseName: name) : nil
         if formats.contains(.wav) {
             do {
@@ -120,6 +120,9 @@ final class ParticipantRecording {
 
     var mediaAnchors: [MediaKind: RTPTimelineAnchor] = [:]
     var alignment = AVAlignment()
+    /// The last frame's time as their WebM places it (video moved onto the audio): the room
+    /// composite shows their pictures at these times.
+    private(set) var placedMs: Int64 = 0
 
     /// Records one frame at `ms` on the recording's timeline. Returns the decoded audio blocks
     /// (mono PCM with their timeline positions) for the room mix.
@@ -137,9 +140,10 @@ final class ParticipantRecording {
                 startNextPart(videoCodec: frame.codec)
             }
         }
+        placedMs = mediaMs(of: frame, ms: ms)
         if let webm {
             let failedBefore = webm.error != nil
-            webm.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: mediaMs(of: frame, ms: ms),
+            webm.add(.init(kind: frame.kind, bytes: frame.bytes, isKeyframe: frame.isKeyframe, ms: placedMs,
                            codec: frame.kind == .video ? frame.codec : nil))
             if !failedBefore, let error = webm.error { reportError("\(webm.fileName): \(error)") }
         }

@@ -1,4 +1,4 @@
-/// Which files a recording writes: `--formats webm,wav,ogg,mix,data` (ARCHITECTURE.md).
+/// Which files a recording writes: `--formats webm,wav,ogg,mix,data,composite` (ARCHITECTURE.md).
 ///
 /// | name | files                                   |
 /// |------|-----------------------------------------|
@@ -7,13 +7,14 @@
 /// | ogg  | `<name>.opus` per participant (Opus)    |
 /// | mix  | `mix.wav`, everybody mixed              |
 /// | data | `data.jsonl`, data-channel messages     |
+/// | composite | `room.webm`: one VP8 picture of the room (tiles, ``CompositeSettings``) and the mix as Opus |
 ///
 /// Names are case-insensitive, spaces around commas are ignored and so are repeats; `opus` is
 /// accepted for `ogg` and `mkv` for `webm`, since those are the files' extensions. The default
 /// is webm,wav,data.
 public struct RecordingFormats: Sendable, Equatable {
     public enum Format: String, Sendable, CaseIterable {
-        case webm, wav, ogg, mix, data
+        case webm, wav, ogg, mix, data, composite
     }
 
     public static let `default` = RecordingFormats([.webm, .wav, .data])

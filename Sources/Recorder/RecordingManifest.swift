@@ -150,7 +150,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
     /// One file of the recording, relative to the recording directory.
     public struct File: Codable, Sendable, Equatable {
         public var path: String
-        /// The format that produced it: "webm", "wav", "ogg", "mix" or "data".
+        /// The format that produced it: "webm", "wav", "ogg", "mix", "data" or "composite".
         public var format: String
         /// Where the file's time 0 lies on the recording's timeline. WAVs start at t=0, so 0.
         public var startMs: Int64
@@ -162,6 +162,9 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         /// The container of a `webm`-format file: "webm", or "matroska" (`.mkv`) when its video is
         /// H.264, which the WebM subset does not allow. Absent for other formats.
         public var container: String?
+        /// room.webm (format `composite`): video frames and audio levels dropped at the
+        /// compositor's bounded queue. Absent for other files.
+        public var framesDropped: Int64?
 
         public init(path: String, format: String, startMs: Int64, tracks: [Track] = [],
                     bytes: Int64? = nil, durationMs: Int64? = nil) {
@@ -177,6 +180,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
             case path, format, tracks, bytes, error, container
             case startMs = "start_ms"
             case durationMs = "duration_ms"
+            case framesDropped = "frames_dropped"
         }
     }
 

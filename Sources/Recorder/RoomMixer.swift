@@ -43,7 +43,8 @@ public final class RoomMixer {
         var active: Bool
     }
 
-    private let output: TimelineWAVWriter
+    private let output: TimelineWAVWriter?
+    private let blockSink: ((_ block: [Int16], _ atSample: Int64) -> Void)?
     private var participants: [String: Participant] = [:]
     /// Interleaved sums for the samples from `emitted` on.
     private var window: [Int32] = []
@@ -62,15 +63,21 @@ public final class RoomMixer {
     ///     late delivers it hundreds of milliseconds after that: a 200 ms budget once left a
     ///     whole participant out of a lab recording's mix (RoomRecorderTests). The window this
     ///     bounds is 2 s of Int32 sums per channel.
-    public init(output: TimelineWAVWriter, blockSamples: Int = 960, maxLatencySamples: Int64 = 96_000) throws(SoundFileError) {
+    ///   - blockSink: also gets every emitted block with its timeline position (the room
+    ///     composite's audio), so the mix is computed once for both; with no `output` (no
+    ///     `mix` format) it is the only consumer, of mono blocks.
+    public init(output: TimelineWAVWriter?, blockSamples: Int = 960, maxLatencySamples: Int64 = 96_000,
+                blockSink: ((_ block: [Int16], _ atSample: Int64) -> Void)? = nil) throws(SoundFileError) {
         guard blockSamples > 0 else { throw .invalidArgument("blockSamples must be > 0") }
         guard maxLatencySamples >= 0 else { throw .invalidArgument("maxLatencySamples must be >= 0") }
-        guard output.position == 0 else { throw .invalidArgument("mix output already holds audio") }
+        guard output != nil || blockSink != nil else { throw .invalidArgument("a mix needs an output or a block sink") }
+        guard (output?.position ?? 0) == 0 else { throw .invalidArgument("mix output already holds audio") }
         self.output = output
+        self.blockSink = blockSink
         self.blockSamples = blockSamples
         self.maxLatencySamples = maxLatencySamples
-        channels = output.channels
-        block = [Int16](repeating: 0, count: blockSamples * output.channels)
+        channels = output?.channels ?? 1
+        block = [Int16](repeating: 0, count: blockSamples * channels)
     }
 
     /// Participants currently holding the mix until they deliver.
@@ -98,7 +105,7 @@ public final class RoomMixer {
     /// Adds `pcm` (interleaved, ``channels`` per frame) from `id` at timeline position `sample`.
     /// An unknown participant joins at `sample`. Emits whatever blocks became ready.
     public func push(_ pcm: [Int16], atSample sample: Int64, from id: String) throws(SoundFileError) {
-        guard !finished else { throw .closed(path: output.path) }
+        guard !finished else { throw .closed(path: output?.path ?? "mix") }
         guard pcm.count % channels == 0 else {
             throw .invalidArgument("\(pcm.count) samples is not a whole number of \(channels)-channel frames")
         }
@@ -158,7 +165,7 @@ public final class RoomMixer {
         }
         try emit(upTo: end, partialLastBlock: true)
         finished = true
-        try output.finish(atSample: end)
+        try output?.finish(atSample: end)
     }
 
     /// Emits the blocks every active participant has delivered, or that the clock (or the furthest
@@ -203,7 +210,8 @@ public final class RoomMixer {
             }
         }
         window.removeFirst(available)
-        try output.write(block, atSample: emitted)
+        try output?.write(block, atSample: emitted)
+        blockSink?(block, emitted)
         emitted += Int64(samples)
         if block.count != blockSamples * channels { block = [Int16](repeating: 0, count: blockSamples * channels) }
     }

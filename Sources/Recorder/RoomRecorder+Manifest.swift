@@ -16,7 +16,7 @@ extension RoomRecorder {
         result.gaps = reconnects.gaps
         result.error = connectionError ?? outputError?.description
         var files: [RecordingManifest.File] = []
-        if mixer != nil || mixError != nil {
+        if formats.contains(.mix), mixer != nil || mixError != nil {
             var file = RecordingManifest.File(
                 path: "mix.wav", format: "mix", startMs: 0,
                 tracks: [.init(kind: .audio, codec: "pcm_s16le", channels: 1, sampleRate: 48_000)],
@@ -24,6 +24,7 @@ extension RoomRecorder {
             file.error = mixError
             files.append(file)
         }
+        if let compositor { files.append(compositor.manifestFile(bytes: fileBytes(RoomCompositor.fileName))) }
         if dataLog != nil || dataError != nil {
             var file = RecordingManifest.File(path: "data.jsonl", format: "data", startMs: 0, bytes: fileBytes("data.jsonl"))
             file.error = dataError
@@ -47,7 +48,8 @@ extension RoomRecorder {
     }
 
     func publishBytes() {
-        let paths = recordings.flatMap(\.filePaths) + (mixer != nil ? ["mix.wav"] : []) + (dataLog != nil ? ["data.jsonl"] : [])
+        let paths = recordings.flatMap(\.filePaths) + (mixer != nil && formats.contains(.mix) ? ["mix.wav"] : [])
+            + (dataLog != nil ? ["data.jsonl"] : []) + (compositor != nil ? [RoomCompositor.fileName] : [])
         let total = paths.compactMap(fileBytes).reduce(0, +)
         published.withLock { $0.bytesWritten = total }
     }

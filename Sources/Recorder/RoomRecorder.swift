@@ -61,6 +61,8 @@ public final class RoomRecorder: @unchecked Sendable {
     var mixer: RoomMixer?
     var mixError: String?
     var dataLog: DataMessageLog?
+    /// room.webm (format composite), on its own queue.
+    var compositor: RoomCompositor?
     var dataError: String?
     private var timer: DispatchSourceTimer?
     var furthestMs: Int64 = 0
@@ -75,9 +77,10 @@ public final class RoomRecorder: @unchecked Sendable {
     ///   - manifestRefresh: how often manifest.json is rewritten while recording (≤ 5 s).
     ///   - ice: the join's ICE settings, for the manifest's `connection` (the selected pair comes
     ///     with ``RoomEvent/iceSelectedPair(_:at:)``).
+    ///   - composite: room.webm's size, rate and layout, when `formats` has `composite`.
     public init(directory: RecordingDirectory, room: String, server: String, formats: RecordingFormats = .default,
                 ice: ICEConfiguration = ICEConfiguration(), startedAt: Date = Date(), queueCapacity: Int = 8192,
-                manifestRefresh: Duration = .seconds(2)) throws(RoomRecorderError) {
+                manifestRefresh: Duration = .seconds(2), composite: CompositeSettings = CompositeSettings()) throws(RoomRecorderError) {
         self.directory = directory
         self.formats = formats
         self.startedAt = startedAt
@@ -93,9 +96,11 @@ public final class RoomRecorder: @unchecked Sendable {
         manifest.eventsDropped = 0
         manifest.connection = RecordingManifest.Connection(ice: ice)
         manifestWriter = ManifestWriter(directory: directory.path, refreshInterval: manifestRefresh)
-        if formats.contains(.mix) {
+        if formats.contains(.composite) { startCompositor(composite) }
+        if formats.contains(.mix) || compositor != nil {
             do {
-                mixer = try RoomMixer(output: TimelineWAVWriter(path: directory.filePath("mix.wav")))
+                mixer = try RoomMixer(output: formats.contains(.mix) ? TimelineWAVWriter(path: directory.filePath("mix.wav")) : nil,
+                                      blockSink: compositeMixSink)
             } catch {
                 mixError = "\(error)"
                 noteOutputError(.file("mix.wav: \(error)"))
@@ -233,7 +238,9 @@ public final class RoomRecorder: @unchecked Sendable {
             // Frames still in flight after a leave belong to nobody: a rejoin is announced.
             if present[frame.participantID] == nil, knownNames[frame.participantID] != nil { break }
             let recording = recording(for: frame.participantID)
-            for block in recording.handle(frame, ms: frameMs) { mix(block.pcm, at: block.sample, from: recording.name) }
+            let blocks = recording.handle(frame, ms: frameMs)
+            for block in blocks { mix(block.pcm, at: block.sample, from: recording.name) }
+            compositor?.add(frame, atMs: recording.placedMs, audio: blocks, from: recording.name)
         case .data(let participantID, let payload, let at):
             log(payload, from: participantID.flatMap { knownNames[$0] } ?? "unknown", atMs: ms(at))
         case .participantLeft(let id, let at):
@@ -248,6 +255,7 @@ public final class RoomRecorder: @unchecked Sendable {
             if let mixer, mixError == nil {
                 do { try mixer.leave(recording.name) } catch { failMix(error) }
             }
+            compositor?.leave(recording.name, atMs: max(recording.joinedMs, ms(at)))
             publishCounts()
         case .statistics(let participantID, let kind, let statistics):
             present[participantID]?.update(statistics, kind: kind)
@@ -291,6 +299,7 @@ public final class RoomRecorder: @unchecked Sendable {
             present[id] = back
             knownNames[id] = back.name
             mixer?.join(back.name, atSample: joinedMs * 48)
+            compositor?.join(back.name, display: back.display, atMs: joinedMs)
             publishCounts()
             return back
         }
@@ -299,6 +308,7 @@ public final class RoomRecorder: @unchecked Sendable {
             id: id, display: display, name: name, joinedMs: joinedMs, directory: directory, formats: formats,
             reportError: { [weak self] reason in self?.noteOutputError(.file(reason)) })
         recordings.append(recording)
+        compositor?.join(name, display: display, atMs: joinedMs)
         present[id] = recording
         knownNames[id] = name
         publishCounts()
@@ -362,6 +372,7 @@ public final class RoomRecorder: @unchecked Sendable {
         if let mixer, mixError == nil {
             do { try mixer.finish(atSample: endSample) } catch { failMix(error) }
         }
+        compositor?.finish(atMs: endSample / 48)
         if let dataLog, dataError == nil {
             do { try dataLog.close() } catch {
                 dataError = "\(error)"

@@ -15,10 +15,13 @@ do {
         try PlayBenchmark(options: try PublishOptions(mode: .play, arguments: Array(arguments.dropFirst()))).run()
     case "encode":
         try EncodeBenchmark(options: try PublishOptions(mode: .encode, arguments: Array(arguments.dropFirst()))).run()
+    case "composite":
+        try CompositeBenchmark(options: try CompositeOptions(arguments: Array(arguments.dropFirst()))).run()
     case nil, "-h", "--help":
-        Console.line([RecordOptions.usage, PublishOptions.usage(.play), PublishOptions.usage(.encode)].joined(separator: "\n\n"))
+        Console.line([RecordOptions.usage, PublishOptions.usage(.play), PublishOptions.usage(.encode), CompositeOptions.usage]
+            .joined(separator: "\n\n"))
     case let other?:
-        throw BenchError("unknown benchmark '\(other)' (available: record, play, encode)")
+        throw BenchError("unknown benchmark '\(other)' (available: record, play, encode, composite)")
     }
 } catch let error as BenchError {
     ChildRegistry.shared.stopAll()

@@ -140,7 +140,8 @@ extension Recipe {
 
     /// The recorder recipe's settings, handed to the ``RecordingLauncher``.
     package struct RecordSettings: Sendable, Equatable {
-        /// As `agentd record --formats`: webm, wav, ogg, mix, data.
+        /// As `agentd record --formats`: webm, wav, ogg, mix, data, composite (at the default
+        /// composite settings).
         package var formats: [String]
         /// As `agentd record --out`: used as given; nil for the default directory.
         package var out: String?

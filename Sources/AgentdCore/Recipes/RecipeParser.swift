@@ -156,7 +156,7 @@ package enum RecipeParser {
 
     private static func record(_ value: JSONValue, at path: String) throws(RecipeError) -> Recipe.RecordSettings {
         let fields = try RecipeFields(value, at: path, allowed: ["formats", "out"])
-        let known = ["webm", "wav", "ogg", "mix", "data"]
+        let known = RecordingFormats.Format.allCases.map(\.rawValue)
         let formats = try fields.strings("formats", maxCount: RecordingFormats.Format.allCases.count) ?? ["webm", "wav", "data"]
         if let index = formats.firstIndex(where: { !known.contains($0) }) {
             throw .invalid(path: "\(fields.child("formats"))[\(index)]", message: "expected one of \(known.joined(separator: ", ")), got \"\(formats[index])\"")

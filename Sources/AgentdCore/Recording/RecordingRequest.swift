@@ -15,6 +15,8 @@ package struct RecordingRequest: Sendable {
     /// Seconds from ``startedAt``; nil records until stopped.
     package let duration: Double?
     package let formats: RecordingFormats
+    /// room.webm's size, rate and layout (used when ``formats`` has composite).
+    package let composite: CompositeSettings
     package let directory: RecordingDirectory
     /// The recording's t=0.
     package let startedAt: Date
@@ -39,11 +41,13 @@ package struct RecordingRequest: Sendable {
     /// A recording of `room` on the Janus at `server`, as an unseen audience named `display`.
     package init(server: String, room: String, display: String = defaultDisplay, credentials: RoomCredentials = .none,
          create: Bool = false, duration: Double? = nil, formats: RecordingFormats = .default,
-         directory: RecordingDirectory, existing: RecordingDirectory.Existing = .refuseRecording, startedAt: Date) {
+         directory: RecordingDirectory, existing: RecordingDirectory.Existing = .refuseRecording, startedAt: Date,
+         composite: CompositeSettings = CompositeSettings()) {
         join = RoomJoin(endpoint: .janus(server: server, room: room), display: display, role: .audience, create: create)
         self.credentials = credentials
         self.duration = duration
         self.formats = formats
+        self.composite = composite
         self.directory = directory
         self.existing = existing
         self.startedAt = startedAt

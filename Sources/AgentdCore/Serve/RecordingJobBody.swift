@@ -5,7 +5,7 @@ import Recorder
 /// `POST /v1/recordings`'s body, checked and turned into a ``RecordingRequest`` with the
 /// daemon's defaults. Every mistake is a 400 with a message naming the field.
 package enum RecordingJobBody {
-    package static let keys: Set<String> = ["server", "room", "token", "pin", "display", "formats", "duration", "out", "create"]
+    package static let keys: Set<String> = ["server", "room", "token", "pin", "display", "formats", "duration", "out", "create", "composite"]
 
     package static func request(_ body: JSONValue, settings: ServeSettings, startedAt: Date = Date()) throws(APIError) -> RecordingRequest {
         guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
@@ -26,7 +26,8 @@ package enum RecordingJobBody {
         return RecordingRequest(
             server: server.absoluteString, room: room, display: display,
             credentials: RoomCredentials(token: try string(object, "token"), pin: try string(object, "pin")), create: create, duration: duration,
-            formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt)
+            formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt,
+            composite: try composite(object["composite"]))
     }
 
     /// `create`: true, false, or absent (nil).
@@ -86,7 +87,7 @@ package enum RecordingJobBody {
         do {
             return try RecordingFormats(parsing: text)
         } catch {
-            throw .badRequest("formats: \(error) (known: webm, wav, ogg, mix, data)")
+            throw .badRequest("formats: \(error)")
         }
     }
 

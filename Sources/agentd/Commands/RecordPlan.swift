@@ -19,11 +19,12 @@ struct RecordPlan: Sendable {
             do {
                 formats = try RecordingFormats(parsing: text)
             } catch {
-                throw UsageError.invalidValue(option: "formats", value: text, expected: "a list of webm,wav,ogg,mix,data")
+                throw UsageError.invalidValue(option: "formats", value: text, expected: "a list of webm,wav,ogg,mix,data,composite")
             }
         } else {
             formats = .default
         }
+        let composite = try Self.compositeSettings(arguments)
         let startedAt = Date()
         let out = arguments.value("out")
         if let out, out.isEmpty {
@@ -34,7 +35,7 @@ struct RecordPlan: Sendable {
             credentials: RoomCredentials(token: arguments.value("token"), pin: arguments.value("pin")), create: arguments.has("create"),
             duration: duration, formats: formats,
             directory: out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt),
-            existing: arguments.has("overwrite") ? .overwrite : .refuseRecording, startedAt: startedAt)
+            existing: arguments.has("overwrite") ? .overwrite : .refuseRecording, startedAt: startedAt, composite: composite)
         json = arguments.has("json")
         self.arguments = arguments
     }

@@ -37,6 +37,11 @@ struct RecordingJobWork: JobWork {
             "create": .bool(request.create),
         ]
         if let duration = request.duration { details["duration"] = .double(duration) }
+        if request.formats.contains(.composite) {
+            let composite = request.composite
+            details["composite"] = .object(["size": .string(composite.sizeText), "fps": .integer(Int64(composite.framesPerSecond)),
+                                            "layout": .string(composite.layout.rawValue)])
+        }
         return details
     }
 }

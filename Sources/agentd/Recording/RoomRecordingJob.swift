@@ -96,7 +96,7 @@ final class RoomRecordingJob: Sendable {
         do {
             recorder = try RoomRecorder(
                 directory: request.directory, room: request.room, server: request.displayServer, formats: request.formats,
-                ice: join.ice, startedAt: request.startedAt)
+                ice: join.ice, startedAt: request.startedAt, composite: request.composite)
         } catch {
             request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
