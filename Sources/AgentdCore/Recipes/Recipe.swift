@@ -1,5 +1,6 @@
 import AgentCore
 import Foundation
+import Recorder
 
 /// A bot recipe: where a bot joins and as whom, what it publishes, and what it does when things
 /// happen in the room. recipes/README.md describes the JSON; ``RecipeParser`` reads it strictly.
@@ -140,11 +141,12 @@ extension Recipe {
 
     /// The recorder recipe's settings, handed to the ``RecordingLauncher``.
     package struct RecordSettings: Sendable, Equatable {
-        /// As `agentd record --formats`: webm, wav, ogg, mix, data, composite (at the default
-        /// composite settings).
+        /// As `agentd record --formats`: webm, wav, ogg, mix, data, composite.
         package var formats: [String]
         /// As `agentd record --out`: used as given; nil for the default directory.
         package var out: String?
+        /// As `agentd record --composite-*`: room.webm's size, rate and layout.
+        package var composite = CompositeSettings()
 
         package init(formats: [String], out: String?) {
             self.formats = formats

@@ -155,13 +155,29 @@ package enum RecipeParser {
     }
 
     private static func record(_ value: JSONValue, at path: String) throws(RecipeError) -> Recipe.RecordSettings {
-        let fields = try RecipeFields(value, at: path, allowed: ["formats", "out"])
+        let fields = try RecipeFields(value, at: path, allowed: ["formats", "out", "composite"])
         let known = RecordingFormats.Format.allCases.map(\.rawValue)
         let formats = try fields.strings("formats", maxCount: RecordingFormats.Format.allCases.count) ?? ["webm", "wav", "data"]
         if let index = formats.firstIndex(where: { !known.contains($0) }) {
             throw .invalid(path: "\(fields.child("formats"))[\(index)]", message: "expected one of \(known.joined(separator: ", ")), got \"\(formats[index])\"")
         }
-        return Recipe.RecordSettings(formats: formats, out: try fields.string("out"))
+        var settings = Recipe.RecordSettings(formats: formats, out: try fields.string("out"))
+        if let composite = fields.object["composite"] { settings.composite = try self.composite(composite, at: fields.child("composite")) }
+        return settings
+    }
+
+    /// `record.composite`: `{"size": "WxH", "fps": N, "layout": "grid" | "speaker"}`, as the
+    /// `--composite-*` flags.
+    private static func composite(_ value: JSONValue, at path: String) throws(RecipeError) -> CompositeSettings {
+        let fields = try RecipeFields(value, at: path, allowed: ["size", "fps", "layout"])
+        let fps = try fields.integer("fps", in: CompositeSettings.framesPerSecondRange)
+        let layout = try fields.choice("layout", CompositeLayout.self)
+        let size = try fields.string("size")
+        do {
+            return try CompositeSettings().applying(size: size, framesPerSecond: fps.map(String.init), layout: layout?.rawValue)
+        } catch {
+            throw .invalid(path: fields.child("size"), message: "\(error)")
+        }
     }
 
     /// Rules that span fields.

@@ -58,6 +58,7 @@ enum RecipeRecording {
         }
         return RecordingRequest(
             server: server, room: room, display: recipe.display, credentials: RoomCredentials(token: recipe.token, pin: recipe.pin), create: recipe.create,
-            duration: recipe.duration, formats: formats, directory: directory, existing: existing, startedAt: startedAt)
+            duration: recipe.duration, formats: formats, directory: directory, existing: existing, startedAt: startedAt,
+            composite: settings.composite)
     }
 }
