@@ -226,16 +226,16 @@ final class Compositor {
         let fitted = TileLayout.fit(width: picture.width, height: picture.height, in: cell)
         if fitted != cell { try canvas.fill(cell, luma: Self.letterbox.luma, u: Self.letterbox.u, v: Self.letterbox.v) }
         try canvas.draw(picture, scaledInto: fitted)
-        // The name in the bottom-left corner, on a dark band, once the tile is big enough.
-        let scale = max(1, cell.height / 120)
+        // The name in the picture's bottom-left corner, on a dark band, once it is big enough.
+        let scale = max(1, fitted.height / 120)
         let bandHeight = (BitmapFont.glyphHeight + 2) * scale
-        guard cell.height >= 4 * bandHeight else { return }
-        let maximumCharacters = max(0, (cell.width / 2) / (BitmapFont.advance * scale))
+        guard fitted.height >= 4 * bandHeight else { return }
+        let maximumCharacters = max(0, (fitted.width / 2) / (BitmapFont.advance * scale))
         let label = BitmapFont.fitting(stay.display, maximumCharacters: maximumCharacters)
         guard !label.isEmpty else { return }
         let bandWidth = TileLayout.evenDown(BitmapFont.width(of: label, scale: scale) + 2 * scale + 2)
-        let band = I420Frame.Region(x: cell.x, y: TileLayout.evenDown(cell.y + cell.height - bandHeight - 2),
-                                    width: min(cell.width, bandWidth), height: TileLayout.evenDown(bandHeight + 2))
+        let band = I420Frame.Region(x: fitted.x, y: TileLayout.evenDown(fitted.y + fitted.height - bandHeight - 2),
+                                    width: min(fitted.width, bandWidth), height: TileLayout.evenDown(bandHeight + 2))
         try canvas.fill(band, luma: 16, u: 128, v: 128)
         BitmapFont.draw(label, into: &canvas, x: band.x + scale + 1, y: band.y + scale + 1, scale: scale, luma: 235)
     }
