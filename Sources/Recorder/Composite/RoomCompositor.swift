@@ -25,6 +25,10 @@ public final class RoomCompositor: @unchecked Sendable {
     // dispatchPrecondition in `run`); the cross-thread state is the atomics and `status`.
 
     public static let fileName = "room.webm"
+    /// Items that may wait: about 3 s of four participants' video frames and audio levels
+    /// (30 + 50 a second each), so a compositor held up by a burst of keyframes or a busy
+    /// machine catches up instead of dropping; a few MB of encoded frames at most.
+    public static let defaultQueueCapacity = 1024
 
     public let settings: CompositeSettings
     public let queueCapacity: Int
@@ -46,7 +50,7 @@ public final class RoomCompositor: @unchecked Sendable {
 
     /// Creates `room.webm` at `path`. A file that cannot be created is an error in the manifest
     /// entry (and `reportError`), not a thrown one: the rest of the recording goes on.
-    public convenience init(path: String, settings: CompositeSettings, queueCapacity: Int = 256,
+    public convenience init(path: String, settings: CompositeSettings, queueCapacity: Int = defaultQueueCapacity,
                             reportError: @escaping @Sendable (String) -> Void = { _ in }) {
         let sink: ByteSink?
         var failure: String?
@@ -60,7 +64,7 @@ public final class RoomCompositor: @unchecked Sendable {
     }
 
     /// The same over any sink (tests write to memory).
-    init(sink: ByteSink?, settings: CompositeSettings, queueCapacity: Int = 256, failure: String? = nil,
+    init(sink: ByteSink?, settings: CompositeSettings, queueCapacity: Int = defaultQueueCapacity, failure: String? = nil,
          reportError: @escaping @Sendable (String) -> Void = { _ in }) {
         self.settings = settings
         self.queueCapacity = max(1, queueCapacity)
