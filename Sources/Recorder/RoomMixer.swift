@@ -44,6 +44,8 @@ public final class RoomMixer {
     }
 
     private let output: TimelineWAVWriter
+    /// The mix's files (one, or its ``RecordingSegments`` parts) with their first samples.
+    public var outputParts: [(path: String, startSample: Int64)] { output.parts }
     private var participants: [String: Participant] = [:]
     /// Interleaved sums for the samples from `emitted` on.
     private var window: [Int32] = []

@@ -255,6 +255,13 @@ public actor Channel {
         statisticsTimer = loop.scheduleRepeating(every: options.statsInterval) { core.reportStatistics() }
     }
 
+    /// Asks the sender of a participant's track for a keyframe (PLI, then FIR while none comes),
+    /// through the session that hears the room: what a recorder cutting a file at a keyframe
+    /// wants. A no-op for a channel that hears no one or a participant not subscribed.
+    public func requestKeyframe(participantID: String, kind: MediaKind = .video) {
+        listener?.requestKeyframe(participantID: participantID, kind: kind)
+    }
+
     /// Sends a data message to everyone subscribed to the host's data.
     /// - Throws: ``AgentError/notHost``, ``AgentError/channelClosed``, ``AgentError/dataChannelUnavailable``.
     public func send(_ payload: DataChannelMessage.Payload) async throws {

@@ -24,7 +24,7 @@ enum RecipeRecording {
     static func roomRecordingJob(loops: LoopGroup, say: @escaping @Sendable (String) -> Void) -> RecordingLauncher {
         { request, ice, stop in
             try request.checkOutput()
-            let job = RoomRecordingJob(request: request, ice: ice, loops: loops, say: say)
+            let job = RoomRecordingJob(request: request, ice: ice, loops: loops, stopName: "signal", say: say)
             let watch = Task {
                 await stop()
                 if !Task.isCancelled { job.stop() }
