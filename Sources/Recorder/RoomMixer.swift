@@ -46,6 +46,8 @@ public final class RoomMixer {
     private let output: TimelineWAVWriter
     /// The mix's files (one, or its ``RecordingSegments`` parts) with their first samples.
     public var outputParts: [(path: String, startSample: Int64)] { output.parts }
+    /// Samples in the mix file(s): ``emitted``, cut back to the recording's end by ``finish(atSample:)``.
+    public var outputSamples: Int64 { output.position }
     private var participants: [String: Participant] = [:]
     /// Interleaved sums for the samples from `emitted` on.
     private var window: [Int32] = []

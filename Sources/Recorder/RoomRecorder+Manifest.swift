@@ -19,7 +19,7 @@ extension RoomRecorder {
         if mixer != nil || mixError != nil {
             let parts = mixParts
             for (index, part) in parts.enumerated() {
-                let end = index + 1 < parts.count ? parts[index + 1].startSample : (mixer?.emitted ?? 0)
+                let end = index + 1 < parts.count ? parts[index + 1].startSample : (mixer?.outputSamples ?? 0)
                 var file = RecordingManifest.File(
                     path: part.name, format: "mix", startMs: part.startSample / 48,
                     tracks: [.init(kind: .audio, codec: "pcm_s16le", channels: 1, sampleRate: 48_000)],

@@ -40,26 +40,29 @@ struct RecordSegmentsTests {
                 #expect(times(wavs).map(\.end) == [5000, 10_000, 15_000, duration], "\(times(wavs))")
             }
             #expect(parts(files, "ogg").count == 4)
-            // WebM and Opus parts follow each other; the WebM's cuts come within a second of the boundary.
+            // WebM and Opus parts follow each other: no gap over 100 ms (a part may overlap the one
+            // before by what the muxer's reorder window held, video arriving behind audio).
             for format in ["webm", "ogg"] {
                 let list = times(parts(files, format))
                 for (earlier, later) in zip(list, list.dropFirst()) {
-                    #expect(abs(later.start - earlier.end) <= 100, "\(format): \(earlier) then \(later)")
+                    #expect((-300...100).contains(later.start - earlier.end), "\(format): \(earlier) then \(later)")
                 }
             }
+            // The WebM cuts at the keyframe the recorder asked for at the boundary: Janus passes
+            // a PLI on at most once a second, so within 2.5 s (about 100 ms on a quiet machine).
             for (index, part) in times(parts(files, "webm")).enumerated().dropFirst() {
-                #expect(part.start >= index * 5000 && part.start < index * 5000 + 1000, "\(part) is not at its boundary")
+                #expect(part.start >= index * 5000 && part.start < index * 5000 + 2500, "\(part) is not at its boundary")
             }
             for file in files + roomFiles {
                 guard let path = file["path"] as? String else { continue }
                 let errors = try await RecordingChecks.decodeErrors(out + "/" + path)
                 #expect(errors.isEmpty, "\(path): \(errors.prefix(400))")
             }
-            // Each WebM part is a file with its own video, starting at a keyframe.
-            for part in parts(files, "webm") {
-                let path = out + "/" + (part["path"] as? String ?? "")
-                let frames = try await RecordingChecks.videoFrames(path)
-                #expect(frames >= 60, "\(path): \(frames) frames")
+            // Each WebM part is a file with its own video, starting at a keyframe: about 30 fps
+            // for the part's length (25 at least).
+            for part in times(parts(files, "webm")) {
+                let frames = try await RecordingChecks.videoFrames(out + "/" + part.path)
+                #expect(frames * 1000 >= (part.end - part.start) * 25, "\(part): \(frames) frames")
             }
         }
     }
