@@ -144,8 +144,9 @@ final class RoomRecordingJob: Sendable {
         notice?.start()
 
         let reason = await waitForEnd(recorder: recorder, connection: connection)
-        // The recording ends now; leaving the room takes a moment and is not part of it.
-        let endedAt = Date()
+        // The recording ends now (a planned length ends exactly there, so no file gets a
+        // millisecond-long last part); leaving the room takes a moment and is not part of it.
+        let endedAt = plannedEnd(for: reason) ?? Date()
         recorder.endIntake()
         if let notice, !(await notice.finish(stoppedBy: reason.name(stoppedAs: stopName))) {
             say("agentd: could not tell the room that recording stopped (its data channel is not open)")
@@ -159,6 +160,17 @@ final class RoomRecordingJob: Sendable {
         let progress = recorder.progress
         phaseState.withLock { $0 = .finished(progress) }
         return RecordingOutcome(request: request, manifest: manifest, reason: reason, progress: progress, outputError: recorder.outputError)
+    }
+
+    /// Where a recording that ran its `duration` or `max_duration` ends: at that length from t=0
+    /// (the timer fires a few milliseconds late). Nil for every other end.
+    private func plannedEnd(for reason: RecordingEndReason) -> Date? {
+        let seconds: Double? = switch reason {
+        case .duration: request.duration
+        case .limit(.duration): request.limits.maxDuration
+        default: nil
+        }
+        return seconds.map { min(Date(), request.startedAt.addingTimeInterval($0)) }
     }
 
     /// Whichever comes first: the duration, ``stop()``, a limit or the idle timeout
