@@ -147,6 +147,8 @@ public actor Channel {
 
     /// Joins as the unseen participant that announces the roster and receives the tracks.
     private func startListener(_ join: RoomJoin) async throws(AgentError) {
+        var join = join
+        join.ignoredParticipantIDs.formUnion(options.ignoredParticipantIDs)
         let listener = try makeSession(join)
         guard listener.capabilities.contains(.roster) else {
             throw AgentError.unsupported("an audience channel on a platform without a roster")

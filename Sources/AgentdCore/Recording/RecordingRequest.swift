@@ -18,8 +18,8 @@ package struct RecordingRequest: Sendable {
     package let limits: RecordingLimits
     /// `--segment`: every file cut into parts of this length; nil: one file each.
     package let segments: RecordingSegments?
-    /// `--notice`: tell the room when recording starts and stops (the recorder then shows as a
-    /// participant); nil: stay unseen.
+    /// `--notice`: tell the room when recording starts and stops, from a participant under
+    /// ``display`` that the recording ignores; nil: stay unseen.
     package let notice: RecordingNotice?
     package let formats: RecordingFormats
     package let directory: RecordingDirectory
@@ -48,9 +48,7 @@ package struct RecordingRequest: Sendable {
          create: Bool = false, duration: Double? = nil, limits: RecordingLimits = RecordingLimits(),
          segments: RecordingSegments? = nil, notice: RecordingNotice? = nil, formats: RecordingFormats = .default,
          directory: RecordingDirectory, existing: RecordingDirectory.Existing = .refuseRecording, startedAt: Date) {
-        // A notice is sent from a publisher: the recorder shows as one, still hearing everyone.
-        join = RoomJoin(endpoint: .janus(server: server, room: room), display: display, role: notice == nil ? .audience : .host,
-                        create: create)
+        join = RoomJoin(endpoint: .janus(server: server, room: room), display: display, role: .audience, create: create)
         self.credentials = credentials
         self.duration = duration
         self.limits = limits

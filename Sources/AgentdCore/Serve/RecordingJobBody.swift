@@ -100,13 +100,12 @@ package enum RecordingJobBody {
         return limits
     }
 
-    /// `notice`: "data" (speech is not built yet); absent: the recorder stays unseen.
+    /// `notice`: "data", "speech" or "both"; absent: the recorder stays unseen.
     package static func notice(_ value: JSONValue?) throws(APIError) -> RecordingNotice? {
         guard let value, value != .null else { return nil }
         guard let text = value.stringValue, let notice = RecordingNotice(rawValue: text) else {
             throw .badRequest("notice must be \(RecordingNotice.rule)")
         }
-        guard !notice.speaks else { throw .badRequest("notice \(text): spoken notices are not built yet; use data") }
         return notice
     }
 

@@ -59,17 +59,15 @@ struct RecordPlan: Sendable {
 
     static let noticeOption = OptionSpec.value(
         "notice", "KIND",
-        "Tell the room that recording started and stopped: data sends {\"type\":\"recorder\",\"active\":true|false,...} "
-            + "(repeated every 2 s while recording, so latecomers hear it). The recorder then shows as a participant; "
-            + "without --notice it stays unseen. (speech and both are not built yet.)")
+        "Tell the room that recording started and stopped, from a participant named by --display (the recording "
+            + "ignores it; without --notice agentd stays unseen): data sends {\"type\":\"recorder\",\"active\":true|false,...} "
+            + "(repeated every 2 s while recording, so latecomers hear it), speech says \"Recording started.\" and "
+            + "\"Recording stopped.\" (espeak-ng), both does both.")
 
     static func notice(_ arguments: ParsedArguments) throws -> RecordingNotice? {
         guard let text = arguments.value("notice") else { return nil }
         guard let notice = RecordingNotice(rawValue: text.lowercased()) else {
             throw UsageError.invalidValue(option: "notice", value: text, expected: RecordingNotice.rule)
-        }
-        guard !notice.speaks else {
-            throw CommandFailure(.usage, "--notice \(text): spoken notices are not built yet", hint: "use --notice data")
         }
         return notice
     }

@@ -118,13 +118,28 @@ final class RoomRecordingJob: Sendable {
                 connection.note(event)
                 totals.note(event)
             })
-        // With a notice the recorder publishes a data channel (and still hears everyone but itself).
-        if request.notice != nil { options.host = HostOptions(tracks: [], dataChannel: true, listens: true) }
 
+        // A notice comes from a participant of its own (created first, so it may create the room);
+        // the recording ignores it.
+        var announcer: RecorderAnnouncer?
+        if let notice = request.notice {
+            do {
+                let started = try await RecorderAnnouncer.start(notice, request: request, ice: ice, engine: AgentEngine(group: loops))
+                options.ignoredParticipantIDs.insert(started.publisherID)
+                announcer = started
+            } catch {
+                await engine.shutdown()
+                _ = await recorder.stop(endedAt: Date())
+                request.removeUnusedOutput()
+                phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
+                throw error
+            }
+        }
         let channel: Channel
         do {
             channel = try await engine.join(join, credentials: ice.applied(to: request.credentials), options: options)
         } catch {
+            await announcer?.leave()
             await engine.shutdown()
             _ = await recorder.stop(endedAt: Date())
             request.removeUnusedOutput()
@@ -140,16 +155,15 @@ final class RoomRecordingJob: Sendable {
         // The recorder takes every event from the raw sink; the channel's events are read only so
         // they do not pile up in its buffer (roster kept up to its ceiling) for the whole recording.
         let drain = Task { for await _ in channel.events {} }
-        let notice = request.notice.map { _ in RecorderNotice(channel: channel, request: request) }
-        notice?.start()
+        announcer?.start()
 
         let reason = await waitForEnd(recorder: recorder, connection: connection)
         // The recording ends now (a planned length ends exactly there, so no file gets a
         // millisecond-long last part); leaving the room takes a moment and is not part of it.
         let endedAt = plannedEnd(for: reason) ?? Date()
         recorder.endIntake()
-        if let notice, !(await notice.finish(stoppedBy: reason.name(stoppedAs: stopName))) {
-            say("agentd: could not tell the room that recording stopped (its data channel is not open)")
+        if let announcer, !(await announcer.finish(stoppedBy: reason.name(stoppedAs: stopName))) {
+            say("agentd: could not tell the room in time that recording stopped")
         }
         await engine.leave(channel)
         await engine.shutdown()

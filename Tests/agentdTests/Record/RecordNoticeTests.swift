@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `--notice data` against a real room: an aiortc subscriber to the recorder's own feed hears
-/// `active: true` while recording and `active: false` at the stop; the recorder does not record itself.
+/// `--notice both` against a real room: an aiortc subscriber to the recorder's announcer hears
+/// `active: true` while recording, `active: false` at the stop and the spoken stop line; the
+/// recording does not include its own announcer.
 @Suite("RecordNotice", .enabled(if: LabEnvironment.shouldRun), .serialized)
 struct RecordNoticeTests {
     /// The recorder notices the subscriber wrote, in order.
@@ -19,7 +20,7 @@ struct RecordNoticeTests {
         }
     }
 
-    @Test("--notice data: a subscriber gets active:true at the start, active:false (stopped_by duration) at the stop; the recorder is not in its own recording")
+    @Test("--notice both: a subscriber gets active:true, then active:false (stopped_by duration) and the spoken line at the stop; the recorder is not in its own recording")
     func dataNotice() async throws {
         try await SharedResourceLock.lab.withExclusive {
             let lab = try LabEnvironment.required()
@@ -28,7 +29,7 @@ struct RecordNoticeTests {
             let out = scratch.path("rec")
             let publisher = try await RecordChangesTests.publisher(lab, room: room, display: "alice", seconds: 60)
             defer { publisher.terminate() }
-            let recording = try RecordLimitsTests.record(lab, room: room, out: out, ["--notice", "data", "--duration", "8", "--display", "rec-bot"])
+            let recording = try RecordLimitsTests.record(lab, room: room, out: out, ["--notice", "both", "--duration", "8", "--display", "rec-bot"])
             defer { recording.terminate() }
             let listener = try ChildProcess(
                 Repository.python,
@@ -56,6 +57,15 @@ struct RecordNoticeTests {
             let sequence = notices.compactMap { $0["seq"] as? Int }
             #expect(sequence == sequence.sorted() && Set(sequence).count == sequence.count, "\(sequence)")
             #expect(notices.filter { $0["active"] as? Bool == false }.count == 1)
+            // "Recording stopped." reached the subscriber (the start line may come before it
+            // subscribed): speech in its audio, where the announcer's track is otherwise silent.
+            await listener.terminate()  // SIGTERM: it closes audio.wav
+            let (samples, rate) = try RecordingChecks.samples(scratch.path("sub/audio.wav"))
+            let window = max(rate / 10, 1)
+            let loudest = stride(from: 0, to: max(samples.count - window, 0), by: window)
+                .map { RecordingChecks.rms(samples[$0..<($0 + window)]) }.max() ?? 0
+            print("RecordNotice: subscriber audio \(samples.count / max(rate, 1)) s, loudest 100 ms RMS \(Int(loudest))")
+            #expect(loudest > 300, "no speech heard: loudest RMS \(loudest)")
             // The recorder heard alice and not itself.
             let manifest = try RecordH264Tests.manifest(out)
             let names = (manifest["participants"] as? [[String: Any]] ?? []).compactMap { $0["display"] as? String }
