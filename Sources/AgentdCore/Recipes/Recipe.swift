@@ -1,5 +1,6 @@
 import AgentCore
 import Foundation
+import Recorder
 
 /// A bot recipe: where a bot joins and as whom, what it publishes, and what it does when things
 /// happen in the room. recipes/README.md describes the JSON; ``RecipeParser`` reads it strictly.
@@ -144,10 +145,21 @@ extension Recipe {
         package var formats: [String]
         /// As `agentd record --out`: used as given; nil for the default directory.
         package var out: String?
+        /// As `--max-duration`, `--max-bytes`, `--idle-timeout` (`max_duration`, `max_bytes`,
+        /// `idle_timeout`; 0 or absent: no idle end).
+        package var limits: RecordingLimits
+        /// As `--segment` (`segment`, seconds).
+        package var segments: RecordingSegments?
+        /// As `--notice` (`notice`: data, speech or both).
+        package var notice: RecordingNotice?
 
-        package init(formats: [String], out: String?) {
+        package init(formats: [String], out: String?, limits: RecordingLimits = RecordingLimits(),
+                     segments: RecordingSegments? = nil, notice: RecordingNotice? = nil) {
             self.formats = formats
             self.out = out
+            self.limits = limits
+            self.segments = segments
+            self.notice = notice
         }
     }
 }

@@ -58,6 +58,7 @@ enum RecipeRecording {
         }
         return RecordingRequest(
             server: server, room: room, display: recipe.display, credentials: RoomCredentials(token: recipe.token, pin: recipe.pin), create: recipe.create,
-            duration: recipe.duration, formats: formats, directory: directory, existing: existing, startedAt: startedAt)
+            duration: recipe.duration, limits: settings.limits, segments: settings.segments, notice: settings.notice, formats: formats,
+            directory: directory, existing: existing, startedAt: startedAt)
     }
 }
