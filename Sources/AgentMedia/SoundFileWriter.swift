@@ -71,6 +71,23 @@ public final class SoundFileWriter: @unchecked Sendable {
         self.file = file
     }
 
+    /// Opens a WAV this type wrote and closed, to cut it shorter with ``truncate(toFrames:)``
+    /// (a recording's last part ends inside the part before). Read-write; writes would append.
+    public init(reopeningForTruncation path: String) throws(SoundFileError) {
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_RDWR), &info) else {
+            let (code, message) = SoundFile.lastError(nil)
+            throw .library(operation: "open for truncation", path: path, code: code, message: message)
+        }
+        _ = sf_command(file, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, 1)
+        self.path = path
+        sampleRate = Int(info.samplerate)
+        channels = Int(info.channels)
+        format = .wav
+        written = Int64(info.frames)
+        self.file = file
+    }
+
     deinit {
         try? close()
     }

@@ -265,7 +265,9 @@ public struct ReceiveStream: Sendable {
         let reportDue = heard && (lastReportAt.map { now - $0 >= configuration.reportInterval } ?? true)
         guard reportDue || !feedback.isEmpty else { return result }
         var blocks: [ReceptionReport] = []
-        if reportDue, let remoteSSRC {
+        // Feedback goes with a report block too: Janus drops a compound whose RR has none (it
+        // finds the stream by the block), so a PLI, FIR or NACK alone never reached a sender.
+        if reportDue || !feedback.isEmpty, let remoteSSRC {
             blocks.append(reception.makeReport(ssrc: remoteSSRC, now: now))
             lastReportAt = now
             packetsAtLastReport = counts.packets

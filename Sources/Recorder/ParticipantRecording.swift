@@ -21,6 +21,12 @@ import Foundation
 /// files stay open, and if they come back under a new Janus id with the same display name
 /// (``resume(id:)``) they go on in the same files. ``ids`` lists every id they had.
 ///
+/// **Segments** (``RecordingSegments``, `--segment`): the WAV cuts itself sample-exactly; the
+/// WebM starts its next part at the first video keyframe past a boundary (asking the sender for
+/// one there through `wantKeyframe`; after ``keyframeWaitMs`` without one it cuts anyway and the
+/// next part's video waits for its keyframe), or at the first packet for a file without video;
+/// the `.opus` file at the first packet past the boundary.
+///
 /// A write error ends only the file that failed; it is recorded in that file's manifest entry
 /// and reported through `reportError`. Not thread-safe: the recorder's writer queue owns it.
 final class ParticipantRecording {
@@ -40,6 +46,15 @@ final class ParticipantRecording {
     private let formats: RecordingFormats
     private let decodeAudio: Bool
     private let reportError: (String) -> Void
+    private let segments: RecordingSegments?
+    /// Asks the sender of the participant's video (by their current id) for a keyframe.
+    private let wantKeyframe: (String) -> Void
+    /// The segment the WebM part being written started in.
+    private var webmSegment: Int64 = 0
+    /// The boundary a keyframe was asked for (once per boundary).
+    private var keyframeAskedFor: Int64?
+    /// How long past a boundary the WebM waits for a keyframe before it cuts without one.
+    static let keyframeWaitMs: Int64 = 3000
 
     /// The WebM (or Matroska) file being written: `<name>.webm`, after a codec change
     /// `<name>.part2.mkv` and so on (``startNextPart(videoCodec:)``).
@@ -52,6 +67,9 @@ final class ParticipantRecording {
     private var oggError: String?
     private var oggStartMs: Int64?
     private var oggStartPosition: Int64 = 0
+    /// The `.opus` parts before `ogg` (``RecordingSegments``), closed: name, start, samples.
+    private var earlierOggParts: [(fileName: String, startMs: Int64, durationSamples: Int64, channels: Int)] = []
+    private var oggSegment: Int64 = 0
     var decoder: OpusDecoder?
 
     var audioAnchor = RTPTimelineAnchor(unitsPerSecond: 48_000)
@@ -69,7 +87,8 @@ final class ParticipantRecording {
     private var mappings: [MediaKind: RecordingManifest.RTPNTPMapping] = [:]
 
     init(id: String, display: String, name: String, joinedMs: Int64, directory: RecordingDirectory,
-         formats: RecordingFormats, reportError: @escaping (String) -> Void) {
+         formats: RecordingFormats, segments: RecordingSegments? = nil, wantKeyframe: @escaping (String) -> Void = { _ in },
+         reportError: @escaping (String) -> Void) {
         self.id = id
         ids = [id]
         self.display = display
@@ -78,11 +97,13 @@ final class ParticipantRecording {
         self.directory = directory
         self.formats = formats
         self.reportError = reportError
+        self.segments = segments
+        self.wantKeyframe = wantKeyframe
         decodeAudio = formats.contains(.wav) || formats.contains(.mix) || formats.contains(.composite)
         webm = formats.contains(.webm) ? ParticipantWebM(directory: directory, baseName: name) : nil
         if formats.contains(.wav) {
             do {
-                wav = try TimelineWAVWriter(path: directory.filePath("\(name).wav"))
+                wav = try TimelineWAVWriter(path: directory.filePath("\(name).wav"), segmentSamples: segments?.lengthSamples)
             } catch {
                 failWAV(error)
             }
@@ -118,6 +139,39 @@ final class ParticipantRecording {
         alignment.reset()
     }
 
+    /// With segments: starts the WebM's next part when `frame` is where the cut belongs (see
+    /// the type's notes), or asks for the keyframe it waits for.
+    private func cutSegmentIfDue(for frame: RemoteFrame, ms: Int64) {
+        guard let segments, let current = webm, current.error == nil else { return }
+        let segment = segments.index(ofMs: ms)
+        // A part that is not written yet starts in the segment its first frames come in.
+        guard current.exists else {
+            webmSegment = segment
+            return
+        }
+        guard segment > webmSegment else { return }
+        let boundary = segments.startMs(ofIndex: webmSegment + 1)
+        let waitsForKeyframe = current.hasVideo && ms < boundary + Self.keyframeWaitMs
+        if waitsForKeyframe, !(frame.kind == .video && frame.isKeyframe) {
+            if frame.kind == .video, keyframeAskedFor != boundary {
+                keyframeAskedFor = boundary
+                wantKeyframe(ids.last ?? id)
+            }
+            return
+        }
+        close(current)
+        earlierParts.append((current, mappings))
+        let next = ParticipantWebM(directory: directory, baseName: "\(name).part\(earlierParts.count + 1)")
+        // The same streams go on: parameter sets, codecs and the A/V alignment carry over, so
+        // the part opens at once instead of waiting to be lined up again.
+        next.takeParameterSets(from: current)
+        if current.audioAnnounced { next.announce(kind: .audio, codec: .opus) }
+        if let codec = current.videoCodec { next.announce(kind: .video, codec: codec) }
+        if let shift = current.videoShiftMs { next.align(shiftingVideoBy: shift) }
+        webm = next
+        webmSegment = segment
+    }
+
     var mediaAnchors: [MediaKind: RTPTimelineAnchor] = [:]
     var alignment = AVAlignment()
     /// The last frame's time as their WebM places it (video moved onto the audio): the room
@@ -140,6 +194,7 @@ final class ParticipantRecording {
                 startNextPart(videoCodec: frame.codec)
             }
         }
+        cutSegmentIfDue(for: frame, ms: ms)
         placedMs = mediaMs(of: frame, ms: ms)
         if let webm {
             let failedBefore = webm.error != nil
@@ -177,8 +232,14 @@ final class ParticipantRecording {
         guard formats.contains(.ogg), oggError == nil else { return }
         let position = oggAnchor.place(rtp: frame.rtpTimestamp, clockRate: frame.clockRate, wallPosition: ms * 48)
         do {
+            if let segments, let current = ogg, segments.index(ofMs: ms) > oggSegment {
+                try current.close()
+                earlierOggParts.append((oggFileName, oggStartMs ?? 0, current.durationSamples, current.channels))
+                ogg = nil
+            }
             if ogg == nil {
-                ogg = try OggOpusWriter(path: directory.filePath("\(name).opus"))
+                oggSegment = segments?.index(ofMs: ms) ?? 0
+                ogg = try OggOpusWriter(path: directory.filePath(oggFileName))
                 oggStartMs = ms
                 oggStartPosition = position
             }
@@ -193,9 +254,12 @@ final class ParticipantRecording {
         } catch {
             oggError = "\(error)"
             try? ogg?.close()
-            reportError("\(name).opus: \(error)")
+            reportError("\(oggFileName): \(error)")
         }
     }
+
+    /// The `.opus` part being written.
+    private var oggFileName: String { RecordingSegments.partPath("\(name).opus", number: earlierOggParts.count + 1) }
 
     /// A frame's time for the WebM, per track (see ``RTPTimelineAnchor``): blocks keep their
     /// real spacing and a moved mapping cannot shift one track against the other.
@@ -282,7 +346,7 @@ final class ParticipantRecording {
         if let ogg, oggError == nil {
             do { try ogg.close() } catch {
                 oggError = "\(error)"
-                reportError("\(name).opus: \(error)")
+                reportError("\(oggFileName): \(error)")
             }
         }
     }
@@ -309,8 +373,9 @@ final class ParticipantRecording {
     var filePaths: [String] {
         var names: [String] = []
         names += parts.filter(\.exists).map(\.fileName)
-        if wav != nil { names.append("\(name).wav") }
-        if ogg != nil { names.append("\(name).opus") }
+        if let wav { names += wav.parts.map { ($0.path as NSString).lastPathComponent } }
+        names += earlierOggParts.map(\.fileName)
+        if ogg != nil { names.append(oggFileName) }
         return names
     }
 
@@ -322,20 +387,28 @@ final class ParticipantRecording {
             if let file = part.manifestFile(mappings: partMappings, bytes: fileBytes(part.fileName)) { files.append(file) }
         }
         if let wav {
-            var file = RecordingManifest.File(
-                path: "\(name).wav", format: "wav", startMs: 0,
-                tracks: [.init(kind: .audio, codec: "pcm_s16le", channels: wav.channels, sampleRate: 48_000,
-                               rtpNtpMapping: mappings[.audio])],
-                bytes: fileBytes("\(name).wav"), durationMs: wav.position / 48)
-            file.error = wavError
-            files.append(file)
+            for (index, part) in wav.parts.enumerated() {
+                let end = index + 1 < wav.parts.count ? wav.parts[index + 1].startSample : wav.position
+                var file = RecordingManifest.File(
+                    path: (part.path as NSString).lastPathComponent, format: "wav", startMs: part.startSample / 48,
+                    tracks: [.init(kind: .audio, codec: "pcm_s16le", channels: wav.channels, sampleRate: 48_000,
+                                   rtpNtpMapping: mappings[.audio])],
+                    bytes: fileBytes((part.path as NSString).lastPathComponent), durationMs: (end - part.startSample) / 48)
+                if index == wav.parts.count - 1 { file.error = wavError }
+                files.append(file)
+            }
+        }
+        let oggTracks = { (channels: Int) -> [RecordingManifest.Track] in
+            [.init(kind: .audio, codec: MediaCodec.opus.name, channels: channels, sampleRate: 48_000, rtpNtpMapping: self.mappings[.audio])]
+        }
+        for part in earlierOggParts {
+            files.append(RecordingManifest.File(path: part.fileName, format: "ogg", startMs: part.startMs, tracks: oggTracks(part.channels),
+                                                bytes: fileBytes(part.fileName), durationMs: part.durationSamples / 48))
         }
         if let ogg {
             var file = RecordingManifest.File(
-                path: "\(name).opus", format: "ogg", startMs: oggStartMs ?? 0,
-                tracks: [.init(kind: .audio, codec: MediaCodec.opus.name, channels: ogg.channels, sampleRate: 48_000,
-                               rtpNtpMapping: mappings[.audio])],
-                bytes: fileBytes("\(name).opus"), durationMs: ogg.durationSamples / 48)
+                path: oggFileName, format: "ogg", startMs: oggStartMs ?? 0, tracks: oggTracks(ogg.channels),
+                bytes: fileBytes(oggFileName), durationMs: ogg.durationSamples / 48)
             file.error = oggError
             files.append(file)
         }

@@ -60,6 +60,9 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
     public var error: String?
     /// The ICE settings and the selected candidate pair of the recorder's media connection.
     public var connection: Connection?
+    /// What ended the recording (`duration`, `limit`, `idle`, `request`, `signal`,
+    /// `connection_lost`...), set in the final manifest by whoever stopped it; nil while recording.
+    public var stoppedBy: String?
 
     public init(room: String, server: String, startedAt: Date, formats: [String] = [],
                 state: State = .recording, participants: [Participant] = [], files: [File] = []) {
@@ -157,6 +160,9 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         public var tracks: [Track]
         public var bytes: Int64?
         public var durationMs: Int64?
+        /// Where the file ends on the recording's timeline (`start_ms` + `duration_ms`): with
+        /// `--segment`, where the next part starts.
+        public var endMs: Int64?
         /// Why writing stopped early (e.g. disk full); the file holds what was written until then.
         public var error: String?
         /// The container of a `webm`-format file: "webm", or "matroska" (`.mkv`) when its video is
@@ -174,6 +180,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
             self.tracks = tracks
             self.bytes = bytes
             self.durationMs = durationMs
+            endMs = durationMs.map { startMs + $0 }
         }
 
         enum CodingKeys: String, CodingKey {
@@ -181,6 +188,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
             case startMs = "start_ms"
             case durationMs = "duration_ms"
             case framesDropped = "frames_dropped"
+            case endMs = "end_ms"
         }
     }
 
@@ -380,6 +388,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         case durationMs = "duration_ms"
         case eventsDropped = "events_dropped"
         case gaps, error, connection
+        case stoppedBy = "stopped_by"
     }
 
     public init(from decoder: Decoder) throws {
@@ -398,6 +407,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         gaps = try container.decodeIfPresent([ConnectionGap].self, forKey: .gaps) ?? []
         error = try container.decodeIfPresent(String.self, forKey: .error)
         connection = try container.decodeIfPresent(Connection.self, forKey: .connection)
+        stoppedBy = try container.decodeIfPresent(String.self, forKey: .stoppedBy)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -416,6 +426,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         try container.encode(gaps, forKey: .gaps)
         try container.encodeIfPresent(error, forKey: .error)
         try container.encodeIfPresent(connection, forKey: .connection)
+        try container.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
     }
 
     /// ISO-8601 in UTC with milliseconds: `2026-11-30T10:42:07.120Z`.

@@ -45,6 +45,11 @@ public final class RoomMixer {
 
     private let output: TimelineWAVWriter?
     private let blockSink: ((_ block: [Int16], _ atSample: Int64) -> Void)?
+    /// The mix's files (one, or its ``RecordingSegments`` parts) with their first samples; none
+    /// without an output.
+    public var outputParts: [(path: String, startSample: Int64)] { output?.parts ?? [] }
+    /// Samples in the mix file(s): ``emitted``, cut back to the recording's end by ``finish(atSample:)``.
+    public var outputSamples: Int64 { output?.position ?? emitted }
     private var participants: [String: Participant] = [:]
     /// Interleaved sums for the samples from `emitted` on.
     private var window: [Int32] = []

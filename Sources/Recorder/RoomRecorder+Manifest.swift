@@ -17,12 +17,16 @@ extension RoomRecorder {
         result.error = connectionError ?? outputError?.description
         var files: [RecordingManifest.File] = []
         if formats.contains(.mix), mixer != nil || mixError != nil {
-            var file = RecordingManifest.File(
-                path: "mix.wav", format: "mix", startMs: 0,
-                tracks: [.init(kind: .audio, codec: "pcm_s16le", channels: 1, sampleRate: 48_000)],
-                bytes: fileBytes("mix.wav"), durationMs: (mixer?.emitted ?? 0) / 48)
-            file.error = mixError
-            files.append(file)
+            let parts = mixParts
+            for (index, part) in parts.enumerated() {
+                let end = index + 1 < parts.count ? parts[index + 1].startSample : (mixer?.outputSamples ?? 0)
+                var file = RecordingManifest.File(
+                    path: part.name, format: "mix", startMs: part.startSample / 48,
+                    tracks: [.init(kind: .audio, codec: "pcm_s16le", channels: 1, sampleRate: 48_000)],
+                    bytes: fileBytes(part.name), durationMs: max(0, end - part.startSample) / 48)
+                if index == parts.count - 1 { file.error = mixError }
+                files.append(file)
+            }
         }
         if let compositor { files.append(compositor.manifestFile(bytes: fileBytes(RoomCompositor.fileName))) }
         if dataLog != nil || dataError != nil {
@@ -39,16 +43,26 @@ extension RoomRecorder {
         guard finalManifest == nil else { return }
         publishCounts()
         do {
-            let written = force ? true : try manifestWriter.refreshIfDue(now: .now) { buildManifest() }
-            if force { try manifestWriter.write(buildManifest()) }
-            if written { publishBytes() }
+            if force {
+                try manifestWriter.write(buildManifest())
+            } else {
+                _ = try manifestWriter.refreshIfDue(now: .now) { buildManifest() }
+            }
+            // Every tick, written or not: `--max-bytes` reads this about once a second.
+            publishBytes()
         } catch {
             noteOutputError(.manifest(error.description))
         }
     }
 
+    /// mix.wav and its parts; `mix.wav` alone when the mixer could not be made.
+    private var mixParts: [(name: String, startSample: Int64)] {
+        guard let mixer else { return [("mix.wav", 0)] }
+        return mixer.outputParts.map { (($0.path as NSString).lastPathComponent, $0.startSample) }
+    }
+
     func publishBytes() {
-        let paths = recordings.flatMap(\.filePaths) + (mixer != nil && formats.contains(.mix) ? ["mix.wav"] : [])
+        let paths = recordings.flatMap(\.filePaths) + (mixer != nil && formats.contains(.mix) ? mixParts.map(\.name) : [])
             + (dataLog != nil ? ["data.jsonl"] : []) + (compositor != nil ? [RoomCompositor.fileName] : [])
         let total = paths.compactMap(fileBytes).reduce(0, +)
         published.withLock { $0.bytesWritten = total }

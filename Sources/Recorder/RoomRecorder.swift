@@ -43,6 +43,8 @@ public final class RoomRecorder: @unchecked Sendable {
     public let formats: RecordingFormats
     public let startedAt: Date
     public let queueCapacity: Int
+    /// `--segment`: every file cut into parts on the timeline; nil: one file each.
+    public let segments: RecordingSegments?
 
     let queue: DispatchQueue
     private let waiting = Atomic<Int>(0)
@@ -68,7 +70,13 @@ public final class RoomRecorder: @unchecked Sendable {
     var furthestMs: Int64 = 0
     var finalManifest: RecordingManifest?
     var reconnects = ReconnectTimeline()
+    /// When the room last became empty of publishers (ms from t=0): 0 at the start, nil while
+    /// anyone is present. An idle timeout counts from here.
+    private var emptySinceMs: Int64? = 0
     private let lostConnection = Mutex<String?>(nil)
+    /// Asks a participant's video sender for a keyframe (a segment cut waits for one); set by
+    /// whoever joined the room (``setKeyframeRequester(_:)``). Touched on `queue` only.
+    private var keyframeRequester: (@Sendable (String) -> Void)?
 
     /// Creates the directory and writes the first manifest (state `recording`).
     ///
@@ -77,12 +85,15 @@ public final class RoomRecorder: @unchecked Sendable {
     ///   - manifestRefresh: how often manifest.json is rewritten while recording (≤ 5 s).
     ///   - ice: the join's ICE settings, for the manifest's `connection` (the selected pair comes
     ///     with ``RoomEvent/iceSelectedPair(_:at:)``).
+    ///   - segments: cut every file into numbered parts (`--segment`).
     ///   - composite: room.webm's size, rate and layout, when `formats` has `composite`.
     public init(directory: RecordingDirectory, room: String, server: String, formats: RecordingFormats = .default,
                 ice: ICEConfiguration = ICEConfiguration(), startedAt: Date = Date(), queueCapacity: Int = 8192,
-                manifestRefresh: Duration = .seconds(2), composite: CompositeSettings = CompositeSettings()) throws(RoomRecorderError) {
+                manifestRefresh: Duration = .seconds(2), segments: RecordingSegments? = nil,
+                composite: CompositeSettings = CompositeSettings()) throws(RoomRecorderError) {
         self.directory = directory
         self.formats = formats
+        self.segments = segments
         self.startedAt = startedAt
         self.queueCapacity = max(1, queueCapacity)
         startNanoseconds = Int64((startedAt.timeIntervalSince1970 * 1_000_000_000).rounded())
@@ -99,7 +110,8 @@ public final class RoomRecorder: @unchecked Sendable {
         if formats.contains(.composite) { startCompositor(composite) }
         if formats.contains(.mix) || compositor != nil {
             do {
-                mixer = try RoomMixer(output: formats.contains(.mix) ? TimelineWAVWriter(path: directory.filePath("mix.wav")) : nil,
+                mixer = try RoomMixer(output: formats.contains(.mix)
+                                          ? TimelineWAVWriter(path: directory.filePath("mix.wav"), segmentSamples: segments?.lengthSamples) : nil,
                                       blockSink: compositeMixSink)
             } catch {
                 mixError = "\(error)"
@@ -119,6 +131,7 @@ public final class RoomRecorder: @unchecked Sendable {
         } catch {
             throw .manifest(error.description)
         }
+        published.withLock { $0.emptySinceMs = 0 }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler { [weak self] in self?.refreshManifest(force: false) }
@@ -167,6 +180,13 @@ public final class RoomRecorder: @unchecked Sendable {
         }
     }
 
+    /// Where segment cuts ask for keyframes: `request(participantID)` sends a PLI (e.g.
+    /// ``Channel/requestKeyframe(participantID:kind:)``). Without one, a cut waits for the
+    /// sender's own next keyframe.
+    public func setKeyframeRequester(_ request: @escaping @Sendable (String) -> Void) {
+        queue.async { [self] in keyframeRequester = request }
+    }
+
     /// Events dropped so far.
     public var eventsDropped: Int64 { Int64(dropped.load(ordering: .relaxed)) }
 
@@ -185,10 +205,12 @@ public final class RoomRecorder: @unchecked Sendable {
 
     /// Stops accepting events, writes everything queued before, finishes every file (WAVs padded
     /// to the recording's end) and writes the final manifest. Blocks until done; idempotent.
+    ///
+    /// - Parameter stoppedBy: what ended the recording, for the manifest's `stopped_by`.
     @discardableResult
-    public func stopAndWait(endedAt: Date) -> RecordingManifest {
+    public func stopAndWait(endedAt: Date, stoppedBy: String? = nil) -> RecordingManifest {
         accepting.store(false, ordering: .releasing)
-        return queue.sync { finish(endedAt: endedAt) }
+        return queue.sync { finish(endedAt: endedAt, stoppedBy: stoppedBy) }
     }
 
     /// Stops taking events, while the sources are still being shut down; what was submitted
@@ -197,12 +219,12 @@ public final class RoomRecorder: @unchecked Sendable {
         accepting.store(false, ordering: .releasing)
     }
 
-    /// ``stopAndWait(endedAt:)`` without blocking the caller's thread.
+    /// ``stopAndWait(endedAt:stoppedBy:)`` without blocking the caller's thread.
     @discardableResult
-    public func stop(endedAt: Date) async -> RecordingManifest {
+    public func stop(endedAt: Date, stoppedBy: String? = nil) async -> RecordingManifest {
         accepting.store(false, ordering: .releasing)
         return await withCheckedContinuation { continuation in
-            queue.async { [self] in continuation.resume(returning: finish(endedAt: endedAt)) }
+            queue.async { [self] in continuation.resume(returning: finish(endedAt: endedAt, stoppedBy: stoppedBy)) }
         }
     }
 
@@ -256,6 +278,7 @@ public final class RoomRecorder: @unchecked Sendable {
                 do { try mixer.leave(recording.name) } catch { failMix(error) }
             }
             compositor?.leave(recording.name, atMs: max(recording.joinedMs, ms(at)))
+            if present.isEmpty { emptySinceMs = max(0, ms(at)) }
             publishCounts()
         case .statistics(let participantID, let kind, let statistics):
             present[participantID]?.update(statistics, kind: kind)
@@ -306,6 +329,7 @@ public final class RoomRecorder: @unchecked Sendable {
         let name = names.allocate(display: display)
         let recording = ParticipantRecording(
             id: id, display: display, name: name, joinedMs: joinedMs, directory: directory, formats: formats,
+            segments: segments, wantKeyframe: { [weak self] id in self?.keyframeRequester?(id) },
             reportError: { [weak self] reason in self?.noteOutputError(.file(reason)) })
         recordings.append(recording)
         compositor?.join(name, display: display, atMs: joinedMs)
@@ -351,15 +375,17 @@ public final class RoomRecorder: @unchecked Sendable {
     }
 
     func publishCounts() {
-        let presentCount = present.count, total = recordings.count, media = furthestMs
+        if !present.isEmpty { emptySinceMs = nil }
+        let presentCount = present.count, total = recordings.count, media = furthestMs, emptySince = emptySinceMs
         published.withLock {
             $0.participantsPresent = presentCount
             $0.participantsRecorded = total
             $0.mediaMs = media
+            $0.emptySinceMs = emptySince
         }
     }
 
-    private func finish(endedAt: Date) -> RecordingManifest {
+    private func finish(endedAt: Date, stoppedBy: String?) -> RecordingManifest {
         dispatchPrecondition(condition: .onQueue(queue))
         if let finalManifest { return finalManifest }
         timer?.cancel()
@@ -381,6 +407,7 @@ public final class RoomRecorder: @unchecked Sendable {
         }
         manifest.endedAt = endedAt
         manifest.durationMs = endSample / 48
+        manifest.stoppedBy = stoppedBy
         manifest.state = outputError == nil && connectionError == nil ? .finished : .failed
         var result = buildManifest()
         do {

@@ -1,4 +1,5 @@
 import Agent
+import Foundation
 
 /// Writes one participant's decoded audio to a WAV file laid on the recording's timeline: sample 0
 /// of the file is the recording's t=0, whenever the participant joined (ARCHITECTURE.md, Timing).
@@ -23,6 +24,12 @@ import Agent
 /// The file is 48 kHz signed 16-bit through ``SoundFileWriter``, whose header stays valid while
 /// the file grows, so a killed recorder leaves a playable WAV. A forward jump is filled however
 /// long it is (a participant may stay silent for minutes): callers must map RTP time sanely.
+///
+/// **Segments** (`--segment`): with ``segmentSamples`` the timeline is cut into parts of that
+/// many samples, `<name>.wav`, `<name>.part2.wav`, … (``RecordingSegments``); each part is a
+/// complete WAV whose sample 0 is its start on the timeline (a multiple of the segment length).
+/// Positions stay the recording's: callers never see the cut. A part begins when a sample is
+/// written at its start, so a recording ending on a boundary has no empty part after it.
 ///
 /// Not thread-safe: one writer thread owns it.
 public final class TimelineWAVWriter {
@@ -52,17 +59,26 @@ public final class TimelineWAVWriter {
     /// Gaps filled, as timeline ranges, so the manifest can list them.
     public private(set) var gaps: [Range<Int64>] = []
 
-    private let writer: SoundFileWriter
+    /// Samples per part with `--segment`; nil: one file.
+    public let segmentSamples: Int64?
+    /// The files, first to last: their paths and first timeline samples. One unless segmented.
+    public private(set) var parts: [(path: String, startSample: Int64)]
+
+    private var writer: SoundFileWriter
     private var finished = false
 
     /// Creates (or truncates) the WAV file at `path`.
-    public convenience init(path: String, channels: Int = 1) throws(SoundFileError) {
+    ///
+    /// - Parameter segmentSamples: cut into parts of this many samples (above 0); nil: one file.
+    public convenience init(path: String, channels: Int = 1, segmentSamples: Int64? = nil) throws(SoundFileError) {
         guard channels == 1 || channels == 2 else { throw .invalidArgument("channels must be 1 or 2, got \(channels)") }
-        try self.init(writer: SoundFileWriter(path: path, sampleRate: Self.sampleRate, channels: channels, format: .wav))
+        if let segmentSamples, segmentSamples <= 0 { throw .invalidArgument("segments must be above 0 samples, got \(segmentSamples)") }
+        try self.init(writer: SoundFileWriter(path: path, sampleRate: Self.sampleRate, channels: channels, format: .wav),
+                      segmentSamples: segmentSamples)
     }
 
-    /// Wraps an empty 48 kHz writer.
-    public init(writer: SoundFileWriter) throws(SoundFileError) {
+    /// Wraps an empty 48 kHz writer; parts after it (with `segmentSamples`) are made beside it.
+    public init(writer: SoundFileWriter, segmentSamples: Int64? = nil) throws(SoundFileError) {
         guard writer.sampleRate == Self.sampleRate else {
             throw .invalidArgument("timeline WAVs are \(Self.sampleRate) Hz, writer is \(writer.sampleRate) Hz")
         }
@@ -70,6 +86,8 @@ public final class TimelineWAVWriter {
         self.writer = writer
         path = writer.path
         channels = writer.channels
+        self.segmentSamples = segmentSamples.flatMap { $0 > 0 ? $0 : nil }
+        parts = [(writer.path, 0)]
     }
 
     deinit {
@@ -146,8 +164,7 @@ public final class TimelineWAVWriter {
         } else if end < position {
             // Media ran past the recording's end (frames in flight when it stopped): cut it, so
             // every WAV of the recording has the same length.
-            try writer.truncate(toFrames: end)
-            position = end
+            try cut(atSample: max(0, end))
         }
         finished = true
         try writer.close()
@@ -165,10 +182,14 @@ public final class TimelineWAVWriter {
     }
 
     private func writeSilence(frames: Int64) throws(SoundFileError) {
-        guard frames > 0 else { return }
-        try writer.writeSilence(frames: Int(frames))
-        position += frames
-        silenceInserted += frames
+        var left = frames
+        while left > 0 {
+            let chunk = try room(for: left)
+            try writer.writeSilence(frames: Int(chunk))
+            position += chunk
+            left -= chunk
+        }
+        silenceInserted += max(0, frames)
     }
 
     /// Writes up to `frames` samples of the caller's concealment and returns how many it wrote.
@@ -182,10 +203,50 @@ public final class TimelineWAVWriter {
     }
 
     private func write(_ samples: ArraySlice<Int16>) throws(SoundFileError) {
-        let result = samples.withUnsafeBufferPointer { buffer in
-            Result { () throws(SoundFileError) in try writer.write(buffer) }
+        var rest = samples
+        while !rest.isEmpty {
+            let chunk = Int(try room(for: Int64(rest.count / channels))) * channels
+            let result = rest.prefix(chunk).withUnsafeBufferPointer { buffer in
+                Result { () throws(SoundFileError) in try writer.write(buffer) }
+            }
+            try result.get()
+            position += Int64(chunk / channels)
+            rest = rest.dropFirst(chunk)
         }
-        try result.get()
-        position += Int64(samples.count / channels)
+    }
+
+    /// How many of `frames` fit before the next cut, starting the next part first when the
+    /// position is on one.
+    private func room(for frames: Int64) throws(SoundFileError) -> Int64 {
+        guard let segmentSamples, frames > 0 else { return frames }
+        let partStart = parts[parts.count - 1].startSample
+        if position >= partStart + segmentSamples {
+            try writer.close()
+            let nextPath = RecordingSegments.partPath(path, number: parts.count + 1)
+            writer = try SoundFileWriter(path: nextPath, sampleRate: Self.sampleRate, channels: channels, format: .wav)
+            parts.append((nextPath, position))
+            return min(frames, segmentSamples)
+        }
+        return min(frames, partStart + segmentSamples - position)
+    }
+
+    /// Shortens the timeline to `end`: parts that start at or after it go (a recording ending
+    /// on a boundary, with media in flight past it), the last one left is truncated there. A
+    /// part closed before cannot shrink; media a whole segment past the end (never in practice)
+    /// stays in it.
+    private func cut(atSample end: Int64) throws(SoundFileError) {
+        while parts.count > 1, let last = parts.last, last.startSample >= end {
+            try writer.close()
+            unlink(last.path)
+            parts.removeLast()
+            position = last.startSample
+            // The part before is complete and closed; nothing more is written to it.
+            writer = try SoundFileWriter(reopeningForTruncation: parts[parts.count - 1].path)
+        }
+        let partStart = parts[parts.count - 1].startSample
+        if end < position, end >= partStart {
+            try writer.truncate(toFrames: end - partStart)
+            position = end
+        }
     }
 }

@@ -147,6 +147,8 @@ public actor Channel {
 
     /// Joins as the unseen participant that announces the roster and receives the tracks.
     private func startListener(_ join: RoomJoin) async throws(AgentError) {
+        var join = join
+        join.ignoredParticipantIDs.formUnion(options.ignoredParticipantIDs)
         let listener = try makeSession(join)
         guard listener.capabilities.contains(.roster) else {
             throw AgentError.unsupported("an audience channel on a platform without a roster")
@@ -253,6 +255,13 @@ public actor Channel {
     private func startStatistics() {
         let core = self.core
         statisticsTimer = loop.scheduleRepeating(every: options.statsInterval) { core.reportStatistics() }
+    }
+
+    /// Asks the sender of a participant's track for a keyframe (PLI, then FIR while none comes),
+    /// through the session that hears the room: what a recorder cutting a file at a keyframe
+    /// wants. A no-op for a channel that hears no one or a participant not subscribed.
+    public func requestKeyframe(participantID: String, kind: MediaKind = .video) {
+        listener?.requestKeyframe(participantID: participantID, kind: kind)
     }
 
     /// Sends a data message to everyone subscribed to the host's data.

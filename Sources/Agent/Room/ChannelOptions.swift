@@ -15,14 +15,18 @@ public struct ChannelOptions: Sendable {
     /// room reports (including ``RoomEvent/connectionState(_:at:)`` from reconnects), not the
     /// channel's own connecting/connected/left states.
     public var roomEventSink: (@Sendable (RoomEvent) -> Void)?
+    /// Publishers (by participant id) the channel neither announces nor subscribes to: ours
+    /// elsewhere, e.g. a recorder's own announcer. A host channel ignores its own publisher anyway.
+    public var ignoredParticipantIDs: Set<String>
 
     public init(
         host: HostOptions = HostOptions(), statsInterval: Duration = .seconds(1), tickInterval: Duration = .milliseconds(20),
-        roomEventSink: (@Sendable (RoomEvent) -> Void)? = nil
+        roomEventSink: (@Sendable (RoomEvent) -> Void)? = nil, ignoredParticipantIDs: Set<String> = []
     ) {
         self.host = host
         self.statsInterval = statsInterval
         self.tickInterval = tickInterval
         self.roomEventSink = roomEventSink
+        self.ignoredParticipantIDs = ignoredParticipantIDs
     }
 }

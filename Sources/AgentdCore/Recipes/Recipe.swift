@@ -145,12 +145,23 @@ extension Recipe {
         package var formats: [String]
         /// As `agentd record --out`: used as given; nil for the default directory.
         package var out: String?
+        /// As `--max-duration`, `--max-bytes`, `--idle-timeout` (`max_duration`, `max_bytes`,
+        /// `idle_timeout`; 0 or absent: no idle end).
+        package var limits: RecordingLimits
+        /// As `--segment` (`segment`, seconds).
+        package var segments: RecordingSegments?
+        /// As `--notice` (`notice`: data, speech or both).
+        package var notice: RecordingNotice?
         /// As `agentd record --composite-*`: room.webm's size, rate and layout.
         package var composite = CompositeSettings()
 
-        package init(formats: [String], out: String?) {
+        package init(formats: [String], out: String?, limits: RecordingLimits = RecordingLimits(),
+                     segments: RecordingSegments? = nil, notice: RecordingNotice? = nil) {
             self.formats = formats
             self.out = out
+            self.limits = limits
+            self.segments = segments
+            self.notice = notice
         }
     }
 }

@@ -155,13 +155,27 @@ package enum RecipeParser {
     }
 
     private static func record(_ value: JSONValue, at path: String) throws(RecipeError) -> Recipe.RecordSettings {
-        let fields = try RecipeFields(value, at: path, allowed: ["formats", "out", "composite"])
+        let fields = try RecipeFields(
+            value, at: path, allowed: ["formats", "out", "max_duration", "max_bytes", "idle_timeout", "segment", "notice", "composite"])
         let known = RecordingFormats.Format.allCases.map(\.rawValue)
         let formats = try fields.strings("formats", maxCount: RecordingFormats.Format.allCases.count) ?? ["webm", "wav", "data"]
         if let index = formats.firstIndex(where: { !known.contains($0) }) {
             throw .invalid(path: "\(fields.child("formats"))[\(index)]", message: "expected one of \(known.joined(separator: ", ")), got \"\(formats[index])\"")
         }
-        var settings = Recipe.RecordSettings(formats: formats, out: try fields.string("out"))
+        var limits = RecordingLimits(maxDuration: try fields.number("max_duration", in: 0...JobDuration.maximumSeconds, exclusiveLower: true))
+        switch fields.object["max_bytes"] {
+        case nil: break
+        case .string(let text)? where RecordingLimits.bytes(parsing: text) != nil: limits.maxBytes = RecordingLimits.bytes(parsing: text)
+        case .string(let text)?:
+            throw .invalid(path: fields.child("max_bytes"), message: "expected \(RecordingLimits.bytesRule), got \"\(text.prefix(40))\"")
+        default: limits.maxBytes = try fields.integer("max_bytes", in: 1...Int(RecordingLimits.maximumBytes)).map(Int64.init)
+        }
+        if let idle = try fields.number("idle_timeout", in: 0...JobDuration.maximumSeconds), idle > 0 { limits.idleTimeout = idle }
+        let segments = try fields.number("segment", in: RecordingSegments.minimumSeconds...RecordingSegments.maximumSeconds)
+            .flatMap(RecordingSegments.init(seconds:))
+        let notice = try fields.string("notice", matching: { RecordingNotice(rawValue: $0) != nil }, expected: RecordingNotice.rule)
+            .flatMap(RecordingNotice.init(rawValue:))
+        var settings = Recipe.RecordSettings(formats: formats, out: try fields.string("out"), limits: limits, segments: segments, notice: notice)
         if let composite = fields.object["composite"] { settings.composite = try self.composite(composite, at: fields.child("composite")) }
         return settings
     }

@@ -14,6 +14,13 @@ package struct RecordingRequest: Sendable {
     package let credentials: RoomCredentials
     /// Seconds from ``startedAt``; nil records until stopped.
     package let duration: Double?
+    /// Caps and the idle timeout that end the recording early (``RecordingLimits``).
+    package let limits: RecordingLimits
+    /// `--segment`: every file cut into parts of this length; nil: one file each.
+    package let segments: RecordingSegments?
+    /// `--notice`: tell the room when recording starts and stops, from a participant under
+    /// ``display`` that the recording ignores; nil: stay unseen.
+    package let notice: RecordingNotice?
     package let formats: RecordingFormats
     /// room.webm's size, rate and layout (used when ``formats`` has composite).
     package let composite: CompositeSettings
@@ -40,12 +47,16 @@ package struct RecordingRequest: Sendable {
 
     /// A recording of `room` on the Janus at `server`, as an unseen audience named `display`.
     package init(server: String, room: String, display: String = defaultDisplay, credentials: RoomCredentials = .none,
-         create: Bool = false, duration: Double? = nil, formats: RecordingFormats = .default,
+         create: Bool = false, duration: Double? = nil, limits: RecordingLimits = RecordingLimits(),
+         segments: RecordingSegments? = nil, notice: RecordingNotice? = nil, formats: RecordingFormats = .default,
          directory: RecordingDirectory, existing: RecordingDirectory.Existing = .refuseRecording, startedAt: Date,
          composite: CompositeSettings = CompositeSettings()) {
         join = RoomJoin(endpoint: .janus(server: server, room: room), display: display, role: .audience, create: create)
         self.credentials = credentials
         self.duration = duration
+        self.limits = limits
+        self.segments = segments
+        self.notice = notice
         self.formats = formats
         self.composite = composite
         self.directory = directory

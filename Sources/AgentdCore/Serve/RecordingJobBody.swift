@@ -5,7 +5,10 @@ import Recorder
 /// `POST /v1/recordings`'s body, checked and turned into a ``RecordingRequest`` with the
 /// daemon's defaults. Every mistake is a 400 with a message naming the field.
 package enum RecordingJobBody {
-    package static let keys: Set<String> = ["server", "room", "token", "pin", "display", "formats", "duration", "out", "create", "composite"]
+    package static let keys: Set<String> = [
+        "server", "room", "token", "pin", "display", "formats", "duration", "out", "create", "max_duration", "max_bytes", "idle_timeout",
+        "segment", "notice", "composite",
+    ]
 
     package static func request(_ body: JSONValue, settings: ServeSettings, startedAt: Date = Date()) throws(APIError) -> RecordingRequest {
         guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
@@ -20,13 +23,16 @@ package enum RecordingJobBody {
         guard let room = try string(object, "room") else { throw .badRequest("room is required") }
         guard ChannelName.isValid(room) else { throw .badRequest("room must be a room name of \(ChannelName.ruleDescription)") }
         let duration = try self.duration(object["duration"])
+        let limits = try self.limits(object)
+        let segments = try self.segments(object["segment"])
+        let notice = try self.notice(object["notice"])
         let create = try self.create(object["create"]) ?? false
         let directory = try self.directory(try string(object, "out"), room: room, root: settings.outputRoot, startedAt: startedAt)
         let display = try self.display(object) ?? RecordingRequest.defaultDisplay
         return RecordingRequest(
             server: server.absoluteString, room: room, display: display,
             credentials: RoomCredentials(token: try string(object, "token"), pin: try string(object, "pin")), create: create, duration: duration,
-            formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt,
+            limits: limits, segments: segments, notice: notice, formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt,
             composite: try composite(object["composite"]))
     }
 
@@ -58,15 +64,58 @@ package enum RecordingJobBody {
     }
 
     package static func duration(_ value: JSONValue?) throws(APIError) -> Double? {
-        let seconds: Double
-        switch value {
-        case nil, .null?: return nil
-        case .integer(let number)?: seconds = Double(number)
-        case .double(let number)?: seconds = number
-        default: throw .badRequest("duration must be a number of seconds")
-        }
+        guard let seconds = try number(value, "duration must be a number of seconds") else { return nil }
         guard JobDuration.isValid(seconds) else { throw .badRequest("duration must be \(JobDuration.rule)") }
         return seconds
+    }
+
+    /// A JSON number, integer or not; nil when absent or null; `refusal` for anything else.
+    private static func number(_ value: JSONValue?, _ refusal: String) throws(APIError) -> Double? {
+        switch value {
+        case nil, .null?: nil
+        case .integer(let number)?: Double(number)
+        case .double(let number)?: number
+        default: throw .badRequest(refusal)
+        }
+    }
+
+    /// `max_duration` (seconds, as `duration`), `max_bytes` (an integer, or a string such as
+    /// "800M") and `idle_timeout` (seconds; 0 turns it off; absent: the daemon's 60 s).
+    package static func limits(_ object: [String: JSONValue]) throws(APIError) -> RecordingLimits {
+        var limits = RecordingLimits(idleTimeout: RecordingLimits.daemonIdleTimeout)
+        do {
+            limits.maxDuration = try duration(object["max_duration"])
+        } catch {
+            throw .badRequest("max_duration must be \(JobDuration.rule)")
+        }
+        switch object["max_bytes"] {
+        case nil, .null?: break
+        case .integer(let bytes)? where bytes > 0 && bytes <= RecordingLimits.maximumBytes: limits.maxBytes = bytes
+        case .string(let text)? where RecordingLimits.bytes(parsing: text) != nil: limits.maxBytes = RecordingLimits.bytes(parsing: text)
+        default: throw .badRequest("max_bytes must be \(RecordingLimits.bytesRule)")
+        }
+        let refusal = "idle_timeout must be \(RecordingLimits.idleTimeoutRule)"
+        guard let idle = try number(object["idle_timeout"], refusal) else { return limits }
+        guard RecordingLimits.isValidIdleTimeout(idle) else { throw .badRequest(refusal) }
+        limits.idleTimeout = idle > 0 ? idle : nil
+        return limits
+    }
+
+    /// `notice`: "data", "speech" or "both"; absent: the recorder stays unseen.
+    package static func notice(_ value: JSONValue?) throws(APIError) -> RecordingNotice? {
+        guard let value, value != .null else { return nil }
+        guard let text = value.stringValue, let notice = RecordingNotice(rawValue: text) else {
+            throw .badRequest("notice must be \(RecordingNotice.rule)")
+        }
+        return notice
+    }
+
+    /// `segment`: seconds per part, 1 to 86400; absent: one file each.
+    package static func segments(_ value: JSONValue?) throws(APIError) -> RecordingSegments? {
+        let refusal = "segment must be \(RecordingSegments.rule)"
+        guard let seconds = try number(value, refusal) else { return nil }
+        guard let segments = RecordingSegments(seconds: seconds) else { throw .badRequest(refusal) }
+        return segments
     }
 
     private static func formats(_ value: JSONValue?) throws(APIError) -> RecordingFormats {

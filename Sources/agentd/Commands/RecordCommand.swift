@@ -14,6 +14,9 @@ enum RecordCommand: Command {
                 + "One that already holds a recording (manifest.json, media files, data.jsonl) is refused (exit 5)."),
             .flag("overwrite", "Record into an --out that holds a recording: its files of the same names are replaced."),
             SharedOptions.duration,
+        ] + RecordPlan.limitOptions + [
+            RecordPlan.segmentOption,
+            RecordPlan.noticeOption,
             .value("formats", "LIST", "Any of webm,wav,ogg,mix,data,composite. Default: webm,wav,data. webm (or mkv) writes <name>.webm, or <name>.mkv (Matroska) for a participant whose video is H.264. composite writes room.webm: one VP8 picture of the room and the mix as Opus."),
             .value("composite-size", "WxH", "room.webm's picture size: even numbers, 64x64 to 3840x2160. Default: 1280x720."),
             .value("composite-fps", "N", "room.webm's frame rate, 1 to 60. Default: 15."),
@@ -39,7 +42,8 @@ enum RecordCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let plan = try RecordPlan(arguments)
         try plan.recording.checkOutput()
-        let job = RoomRecordingJob(request: plan.recording, ice: try plan.ice(), loops: context.loops, say: context.standardError)
+        let job = RoomRecordingJob(
+            request: plan.recording, ice: try plan.ice(), loops: context.loops, stopName: "signal", say: context.standardError)
         let stopSignal = StopSignal()
         let signalWatch = Task {
             if await stopSignal.wait() != 0 { job.stop() }

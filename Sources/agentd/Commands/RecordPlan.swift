@@ -14,6 +14,9 @@ struct RecordPlan: Sendable {
         guard let url = try arguments.serverURL() else { throw UsageError.missingRequired(option: "server") }
         guard let room = try arguments.roomName() else { throw UsageError.missingRequired(option: "room") }
         let duration = try arguments.seconds("duration")
+        let limits = try Self.limits(arguments)
+        let segments = try Self.segments(arguments)
+        let notice = try Self.notice(arguments)
         let formats: RecordingFormats
         if let text = arguments.value("formats") {
             do {
@@ -33,11 +36,66 @@ struct RecordPlan: Sendable {
         recording = RecordingRequest(
             server: url.absoluteString, room: room, display: try arguments.displayName() ?? RecordingRequest.defaultDisplay,
             credentials: RoomCredentials(token: arguments.value("token"), pin: arguments.value("pin")), create: arguments.has("create"),
-            duration: duration, formats: formats,
+            duration: duration, limits: limits, segments: segments, notice: notice, formats: formats,
             directory: out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt),
             existing: arguments.has("overwrite") ? .overwrite : .refuseRecording, startedAt: startedAt, composite: composite)
         json = arguments.has("json")
         self.arguments = arguments
+    }
+
+    /// `--max-duration`, `--max-bytes`, `--idle-timeout` (``RecordingLimits``).
+    static let limitOptions: [OptionSpec] = [
+        .value("max-duration", "SEC", "End the recording after SEC seconds with stopped_by \"limit\" (a cap; --duration is the plan)."),
+        .value("max-bytes", "N", "End the recording with stopped_by \"limit\" once its files hold N bytes (K, M, G, T: powers of 1024; "
+            + "measured about once a second, so up to a second more may be written)."),
+        .value("idle-timeout", "SEC", "End the recording with stopped_by \"idle\" when no one has published for SEC seconds "
+            + "(from the start in an empty room, else from the last publisher's leave). 0 or absent: never (the daemon's default is 60)."),
+    ]
+
+    static let segmentOption = OptionSpec.value(
+        "segment", "SEC",
+        "Cut every file into numbered parts of SEC seconds (<name>.webm, <name>.part2.webm, ...; WAVs exactly, WebMs at the "
+            + "first video keyframe past each cut, which agentd asks the sender for), each playable on its own and listed in "
+            + "manifest.json with start_ms and end_ms. 1 to 86400.")
+
+    static let noticeOption = OptionSpec.value(
+        "notice", "KIND",
+        "Tell the room that recording started and stopped, from a participant named by --display (the recording "
+            + "ignores it; without --notice agentd stays unseen): data sends {\"type\":\"recorder\",\"active\":true|false,...} "
+            + "(repeated every 2 s while recording, so latecomers hear it), speech says \"Recording started.\" and "
+            + "\"Recording stopped.\" (espeak-ng), both does both.")
+
+    static func notice(_ arguments: ParsedArguments) throws -> RecordingNotice? {
+        guard let text = arguments.value("notice") else { return nil }
+        guard let notice = RecordingNotice(rawValue: text.lowercased()) else {
+            throw UsageError.invalidValue(option: "notice", value: text, expected: RecordingNotice.rule)
+        }
+        return notice
+    }
+
+    static func segments(_ arguments: ParsedArguments) throws -> RecordingSegments? {
+        guard let text = arguments.value("segment") else { return nil }
+        guard let seconds = Double(text), let segments = RecordingSegments(seconds: seconds) else {
+            throw UsageError.invalidValue(option: "segment", value: text, expected: RecordingSegments.rule)
+        }
+        return segments
+    }
+
+    static func limits(_ arguments: ParsedArguments) throws -> RecordingLimits {
+        var limits = RecordingLimits(maxDuration: try arguments.seconds("max-duration"))
+        if let text = arguments.value("max-bytes") {
+            guard let bytes = RecordingLimits.bytes(parsing: text) else {
+                throw UsageError.invalidValue(option: "max-bytes", value: text, expected: RecordingLimits.bytesRule)
+            }
+            limits.maxBytes = bytes
+        }
+        if let text = arguments.value("idle-timeout") {
+            guard let seconds = Double(text), RecordingLimits.isValidIdleTimeout(seconds) else {
+                throw UsageError.invalidValue(option: "idle-timeout", value: text, expected: RecordingLimits.idleTimeoutRule)
+            }
+            limits.idleTimeout = seconds > 0 ? seconds : nil
+        }
+        return limits
     }
 
     /// The ICE settings: the allow-list resolved to addresses, the servers, credentials, policy.

@@ -24,7 +24,7 @@ enum RecipeRecording {
     static func roomRecordingJob(loops: LoopGroup, say: @escaping @Sendable (String) -> Void) -> RecordingLauncher {
         { request, ice, stop in
             try request.checkOutput()
-            let job = RoomRecordingJob(request: request, ice: ice, loops: loops, say: say)
+            let job = RoomRecordingJob(request: request, ice: ice, loops: loops, stopName: "signal", say: say)
             let watch = Task {
                 await stop()
                 if !Task.isCancelled { job.stop() }
@@ -58,7 +58,7 @@ enum RecipeRecording {
         }
         return RecordingRequest(
             server: server, room: room, display: recipe.display, credentials: RoomCredentials(token: recipe.token, pin: recipe.pin), create: recipe.create,
-            duration: recipe.duration, formats: formats, directory: directory, existing: existing, startedAt: startedAt,
-            composite: settings.composite)
+            duration: recipe.duration, limits: settings.limits, segments: settings.segments, notice: settings.notice, formats: formats,
+            directory: directory, existing: existing, startedAt: startedAt, composite: settings.composite)
     }
 }

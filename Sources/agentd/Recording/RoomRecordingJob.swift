@@ -30,6 +30,8 @@ final class RoomRecordingJob: Sendable {
     /// Receive counters (packets, bytes, loss, NACK, PLI) over every stream subscribed.
     let totals = ReceiveTotals()
     private let say: @Sendable (String) -> Void
+    /// The manifest's `stopped_by` for a ``stop()``: "signal" for the CLI, "request" for the daemon.
+    private let stopName: String
     private let stopRequest = StopRequest()
     private let phaseState = Mutex<Phase>(.idle)
     /// Where the channel's event counts come from: the channel while it lives, then its final figures.
@@ -43,12 +45,16 @@ final class RoomRecordingJob: Sendable {
 
     private let eventCountsSource = Mutex<EventCountsSource>(.none)
 
-    /// - Parameter say: where connection news goes (lost, back again): stderr for the CLI, the log
-    ///   for the daemon. Never given a secret.
-    init(request: RecordingRequest, ice: RoomJoinPatch, loops: LoopGroup, say: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - stopName: what the manifest's `stopped_by` says after ``stop()``.
+    ///   - say: where connection news goes (lost, back again): stderr for the CLI, the log for
+    ///     the daemon. Never given a secret.
+    init(request: RecordingRequest, ice: RoomJoinPatch, loops: LoopGroup, stopName: String = "request",
+         say: @escaping @Sendable (String) -> Void) {
         self.request = request
         self.ice = ice
         self.loops = loops
+        self.stopName = stopName
         self.say = say
     }
 
@@ -96,7 +102,7 @@ final class RoomRecordingJob: Sendable {
         do {
             recorder = try RoomRecorder(
                 directory: request.directory, room: request.room, server: request.displayServer, formats: request.formats,
-                ice: join.ice, startedAt: request.startedAt, composite: request.composite)
+                ice: join.ice, startedAt: request.startedAt, segments: request.segments, composite: request.composite)
         } catch {
             request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
@@ -106,46 +112,83 @@ final class RoomRecordingJob: Sendable {
         let engine = AgentEngine(group: loops)
         let connection = ConnectionWatch(startedAt: request.startedAt, say: say)
         let totals = self.totals
-        let options = ChannelOptions(
+        var options = ChannelOptions(
             roomEventSink: { event in
                 recorder.submit(event)
                 connection.note(event)
                 totals.note(event)
             })
 
+        // A notice comes from a participant of its own (created first, so it may create the room);
+        // the recording ignores it.
+        var announcer: RecorderAnnouncer?
+        if let notice = request.notice {
+            do {
+                let started = try await RecorderAnnouncer.start(notice, request: request, ice: ice, engine: AgentEngine(group: loops))
+                options.ignoredParticipantIDs.insert(started.publisherID)
+                announcer = started
+            } catch {
+                await engine.shutdown()
+                _ = await recorder.stop(endedAt: Date())
+                request.removeUnusedOutput()
+                phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
+                throw error
+            }
+        }
         let channel: Channel
         do {
             channel = try await engine.join(join, credentials: ice.applied(to: request.credentials), options: options)
         } catch {
+            await announcer?.leave()
             await engine.shutdown()
             _ = await recorder.stop(endedAt: Date())
             request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
             throw JanusFailure.failure(for: error, server: request.server, room: request.room)
         }
+        // A segment cut waits for a keyframe; the recorder asks for it through the channel.
+        recorder.setKeyframeRequester { [weak channel] participantID in
+            Task { await channel?.requestKeyframe(participantID: participantID) }
+        }
         phaseState.withLock { $0 = .recording(recorder) }
         eventCountsSource.withLock { $0 = .live(channel) }
         // The recorder takes every event from the raw sink; the channel's events are read only so
         // they do not pile up in its buffer (roster kept up to its ceiling) for the whole recording.
         let drain = Task { for await _ in channel.events {} }
+        announcer?.start()
 
         let reason = await waitForEnd(recorder: recorder, connection: connection)
-        // The recording ends now; leaving the room takes a moment and is not part of it.
-        let endedAt = Date()
+        // The recording ends now (a planned length ends exactly there, so no file gets a
+        // millisecond-long last part); leaving the room takes a moment and is not part of it.
+        let endedAt = plannedEnd(for: reason) ?? Date()
         recorder.endIntake()
+        if let announcer, !(await announcer.finish(stoppedBy: reason.name(stoppedAs: stopName))) {
+            say("agentd: could not tell the room in time that recording stopped")
+        }
         await engine.leave(channel)
         await engine.shutdown()
         await drain.value
         let finalCounts = channel.eventCounts
         eventCountsSource.withLock { $0 = .final(finalCounts) }
-        let manifest = await recorder.stop(endedAt: endedAt)
+        let manifest = await recorder.stop(endedAt: endedAt, stoppedBy: reason.name(stoppedAs: stopName))
         let progress = recorder.progress
         phaseState.withLock { $0 = .finished(progress) }
         return RecordingOutcome(request: request, manifest: manifest, reason: reason, progress: progress, outputError: recorder.outputError)
     }
 
-    /// Whichever comes first: the duration, ``stop()``, an output failure, or the connection
-    /// ending for good.
+    /// Where a recording that ran its `duration` or `max_duration` ends: at that length from t=0
+    /// (the timer fires a few milliseconds late). Nil for every other end.
+    private func plannedEnd(for reason: RecordingEndReason) -> Date? {
+        let seconds: Double? = switch reason {
+        case .duration: request.duration
+        case .limit(.duration): request.limits.maxDuration
+        default: nil
+        }
+        return seconds.map { min(Date(), request.startedAt.addingTimeInterval($0)) }
+    }
+
+    /// Whichever comes first: the duration, ``stop()``, a limit or the idle timeout
+    /// (``RecordingLimits``), an output failure, or the connection ending for good.
     private func waitForEnd(recorder: RoomRecorder, connection: ConnectionWatch) async -> RecordingEndReason {
         let stopRequest = self.stopRequest
         let request = self.request
@@ -157,19 +200,29 @@ final class RoomRecordingJob: Sendable {
                 _ = await stopRequest.wait()
                 return .stopped
             }
-            if let duration = request.duration {
-                // The recording's t=0 is when we started, before joining: count from there, so
-                // a 10 s recording is 10 s long however long the join took.
-                let remaining = max(0, duration - Date().timeIntervalSince(request.startedAt))
+            // The recording's t=0 is when we started, before joining: count from there, so a
+            // 10 s recording is 10 s long however long the join took.
+            for (seconds, reason) in [(request.duration, RecordingEndReason.duration), (request.limits.maxDuration, .limit(.duration))] {
+                guard let seconds else { continue }
+                let remaining = max(0, seconds - Date().timeIntervalSince(request.startedAt))
                 group.addTask {
                     try? await Task.sleep(for: .seconds(saturating: remaining))
-                    return .duration
+                    return reason
                 }
             }
+            let limits = request.limits
+            let startedAt = request.startedAt
             group.addTask {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(250))
+                    try? await Task.sleep(for: .milliseconds(100))
                     if recorder.outputError != nil { return .outputFailed }
+                    let progress = recorder.progress
+                    if let maxBytes = limits.maxBytes, progress.bytesWritten >= maxBytes { return .limit(.bytes) }
+                    if let idleTimeout = limits.idleTimeout, let emptySinceMs = progress.emptySinceMs,
+                        Date().timeIntervalSince(startedAt) - Double(emptySinceMs) / 1000 >= idleTimeout
+                    {
+                        return .idle
+                    }
                 }
                 return .stopped
             }

@@ -66,6 +66,23 @@ import Testing
         #expect(recipe.video == .pattern(width: 640, height: 360, framesPerSecond: 15, bitrate: 500_000, codec: codec))
     }
 
+    @Test("a recorder recipe's limits, segments and notice, as the record flags")
+    func recordLimits() throws {
+        let recipe = try parse(#"{"name": "r", "role": "audience", "record": {"max_duration": 30, "max_bytes": "2M", "idle_timeout": 0, "segment": 5, "notice": "data"}}"#)
+        let record = try #require(recipe.record)
+        #expect(record.limits == RecordingLimits(maxDuration: 30, maxBytes: 2 << 20))
+        #expect(record.segments?.lengthMs == 5000)
+        #expect(record.notice == .data)
+        let plain = try #require(try parse(#"{"name": "r", "role": "audience", "record": {"max_bytes": 1000, "idle_timeout": 3}}"#).record)
+        #expect(plain.limits == RecordingLimits(maxBytes: 1000, idleTimeout: 3))
+        #expect(plain.segments == nil && plain.notice == nil)
+        for (field, value) in [("max_duration", "0"), ("max_bytes", "\"1.5G\""), ("max_bytes", "0"), ("idle_timeout", "-1"),
+                               ("segment", "0.5"), ("notice", "\"loud\"")] {
+            let error = failure(#"{"name": "r", "role": "audience", "record": {"\#(field)": \#(value)}}"#)
+            #expect(error?.path == "$.record.\(field)", "\(field): \(String(describing: error))")
+        }
+    }
+
     @Test("unknown keys are errors naming their path", arguments: [
         (#"{"name": "t", "colour": 1, "tracks": {"audio": {"source": "tone"}}}"#, "$.colour"),
         (#"{"name": "t", "tracks": {"audio": {"source": "tone", "freq": 440}}}"#, "$.tracks.audio.freq"),

@@ -73,4 +73,33 @@ struct CommandLimitsTests {
         #expect(status == 4, "\(stderr)")
         #expect(stderr.contains("ws://***@127.0.0.1:1/") && !stderr.contains("s3cretpw"), "\(stderr)")
     }
+
+    @Test("record's --max-duration, --max-bytes and --idle-timeout are checked before anything opens or joins: exit 2")
+    func recordingLimits() async throws {
+        let scratch = try ScratchDirectory("limits")
+        let record = ["record", "--server", "ws://127.0.0.1:1/", "--room", "r", "--out", scratch.path("rec"), "--ice-allow", "lo"]
+        let cases: [(String, String, String)] = [
+            ("max-duration", "0", "a positive number of seconds"),
+            ("max-duration", "604801", "a number of seconds above 0, at most 604800 (7 days)"),
+            ("max-bytes", "0", "a whole number of bytes above 0, optionally with K, M, G or T (powers of 1024), at most 1P"),
+            ("max-bytes", "1.5G", "a whole number of bytes above 0, optionally with K, M, G or T (powers of 1024), at most 1P"),
+            ("max-bytes", "9223372036854775807K", "a whole number of bytes above 0, optionally with K, M, G or T (powers of 1024), at most 1P"),
+            ("idle-timeout", "-1", "0 (off) or a number of seconds above 0, at most 604800 (7 days)"),
+            ("idle-timeout", "nan", "0 (off) or a number of seconds above 0, at most 604800 (7 days)"),
+            ("idle-timeout", "1e300", "0 (off) or a number of seconds above 0, at most 604800 (7 days)"),
+        ]
+        for (option, value, rule) in cases {
+            let (status, stderr, _) = try await run(record + ["--\(option)", value])
+            #expect(status == 2, "--\(option) \(value): exit \(status) \(stderr)")
+            #expect(stderr == "agentd: error: --\(option) '\(value)' is not \(rule) (see 'agentd record --help')\n", "\(stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("rec")), "a refused record made its directory")
+        // The limits are in the help, which would have listed an unknown flag's absence.
+        let (status, help, stdout) = try await run(["record", "--help"])
+        #expect(status == 0)
+        let text = help + stdout.joined(separator: "\n")
+        for option in ["--max-duration SEC", "--max-bytes N", "--idle-timeout SEC"] {
+            #expect(text.contains(option), "\(option) missing from record --help")
+        }
+    }
 }

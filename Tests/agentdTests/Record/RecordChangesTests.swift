@@ -7,13 +7,13 @@ import Testing
 /// change stays in one file, listed in the manifest, and decodes clean across the change.
 @Suite("RecordChanges", .enabled(if: LabEnvironment.shouldRun), .serialized)
 struct RecordChangesTests {
-    /// An aiortc publisher of 320x240 video and a tone for 40 s in a fresh room it creates, READY;
-    /// `changes` says what it changes when.
-    static func publisher(_ lab: LabEnvironment, room: String, display: String, _ changes: [String]) async throws -> ChildProcess {
+    /// An aiortc publisher of 320x240 video and a tone for `seconds` in a fresh room it creates,
+    /// READY; `changes` says what it changes when.
+    static func publisher(_ lab: LabEnvironment, room: String, display: String, seconds: Int = 40, _ changes: [String] = []) async throws -> ChildProcess {
         let process = try ChildProcess(
             Repository.python,
             [Repository.peer("publisher.py"), "--ws", lab.janusWS, "--room", room, "--display", display, "--create",
-             "--video", "320x240", "--duration", "40"] + changes,
+             "--video", "320x240", "--duration", String(seconds)] + changes,
             name: "publisher \(display)")
         _ = try await process.waitForLine(prefix: "READY", within: .seconds(90))
         return process

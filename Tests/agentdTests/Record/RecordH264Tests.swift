@@ -22,11 +22,11 @@ struct RecordH264Tests {
         return process
     }
 
-    static func record(_ lab: LabEnvironment, room: String, out: String, seconds: Double?) throws -> ChildProcess {
+    static func record(_ lab: LabEnvironment, room: String, out: String, seconds: Double?, _ flags: [String] = []) throws -> ChildProcess {
         try ChildProcess(
             AgentdBinary.path,
             ["record", "--server", lab.janusWS, "--room", room, "--out", out, "--ice-allow", lab.values["LAB_IFACE"] ?? "agentd-lab0"]
-                + (seconds.map { ["--duration", String(Int($0))] } ?? []),
+                + (seconds.map { ["--duration", String(Int($0))] } ?? []) + flags,
             name: "agentd record")
     }
 
