@@ -1,0 +1,99 @@
+import Recorder
+
+/// One participant's part of report.json (``RecordingReport``).
+public struct ParticipantReport: Codable, Sendable, Equatable {
+    public var id: String
+    public var display: String
+    /// The file name stem their files carry (manifest `name`).
+    public var name: String
+    public var joinedMs: Int64
+    /// Nil while they were still there when the recording ended.
+    public var leftMs: Int64?
+    public var presentMs: Int64
+    public var speakingMs: Int64
+    public var speaking: [TimelineSpan]
+    /// The speaking list was cut short; ``speakingMs`` still counts all of it.
+    public var speakingTruncated: Bool
+    public var audio: StreamQuality
+    public var video: StreamQuality
+    /// Video frames in their WebM/Matroska files; nil when they had none to read.
+    public var videoFrames: Int?
+    public var freezes: [TimelineSpan]
+    public var freezeMs: Int64
+    /// While present, where no audio came (the manifest's WAV gaps that are not before the join,
+    /// after the leave or the recorder's reconnect): loss, or a sender gone quiet (DTX).
+    public var audioGaps: [TimelineSpan] = []
+    /// How far apart their audio and video arrived, by the two streams' RTCP sender reports
+    /// (positive: video behind audio). The recorder moved video back by as much (manifest
+    /// `av_shift_ms`, the negation), so their files are in sync. Nil when it could not be
+    /// measured (see ``avSync``).
+    public var avOffsetMs: Int64?
+    /// How ``avOffsetMs`` was found: `sender_reports`, or why not: `arrival_only` (a stream had
+    /// no sender report), `no_video`, `no_audio`.
+    public var avSync: String
+    public var notes: [String]
+
+    public init(id: String, display: String, name: String, joinedMs: Int64, leftMs: Int64?, presentMs: Int64,
+                speech: SpeechScan?, audio: StreamQuality, video: StreamQuality, videoScan: VideoScan?,
+                avOffsetMs: Int64?, avSync: String, notes: [String]) {
+        self.id = id
+        self.display = display
+        self.name = name
+        self.joinedMs = joinedMs
+        self.leftMs = leftMs
+        self.presentMs = presentMs
+        speakingMs = speech?.speakingMs ?? 0
+        speaking = speech?.intervals ?? []
+        speakingTruncated = speech?.truncated ?? false
+        self.audio = audio
+        self.video = video
+        videoFrames = videoScan?.frames
+        freezes = videoScan?.freezes ?? []
+        freezeMs = videoScan?.freezeMs ?? 0
+        self.avOffsetMs = avOffsetMs
+        self.avSync = avSync
+        self.notes = notes
+    }
+
+    /// NACKs of both kinds (saturating: the counts come from a file).
+    public var nacks: Int64 {
+        let (sum, overflow) = audio.nacks.addingReportingOverflow(video.nacks)
+        return overflow ? .max : sum
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, display, name, speaking, audio, video, freezes, notes
+        case audioGaps = "audio_gaps"
+        case joinedMs = "joined_ms"
+        case leftMs = "left_ms"
+        case presentMs = "present_ms"
+        case speakingMs = "speaking_ms"
+        case speakingTruncated = "speaking_truncated"
+        case videoFrames = "video_frames"
+        case freezeMs = "freeze_ms"
+        case avOffsetMs = "av_offset_ms"
+        case avSync = "av_sync"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(display, forKey: .display)
+        try container.encode(name, forKey: .name)
+        try container.encode(joinedMs, forKey: .joinedMs)
+        try container.encode(leftMs, forKey: .leftMs)  // null: present at the end
+        try container.encode(presentMs, forKey: .presentMs)
+        try container.encode(speakingMs, forKey: .speakingMs)
+        try container.encode(speaking, forKey: .speaking)
+        try container.encode(speakingTruncated, forKey: .speakingTruncated)
+        try container.encode(audio, forKey: .audio)
+        try container.encode(video, forKey: .video)
+        try container.encode(videoFrames, forKey: .videoFrames)  // null: no video read
+        try container.encode(freezes, forKey: .freezes)
+        try container.encode(freezeMs, forKey: .freezeMs)
+        try container.encode(audioGaps, forKey: .audioGaps)
+        try container.encode(avOffsetMs, forKey: .avOffsetMs)  // null: not measurable
+        try container.encode(avSync, forKey: .avSync)
+        try container.encode(notes, forKey: .notes)
+    }
+}
