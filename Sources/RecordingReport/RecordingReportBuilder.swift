@@ -37,7 +37,7 @@ public struct RecordingReportBuilder: Sendable {
         let path = file("manifest.json")
         guard FileManager.default.fileExists(atPath: path) else { throw .noManifest(directory) }
         let handle: FileHandle
-        do { handle = try MediaFile.openHandle(path) } catch { throw .manifestUnreadable(path: path, reason: error.reason) }
+        do throws(MediaFileError) { handle = try MediaFile.openHandle(path) } catch { throw .manifestUnreadable(path: path, reason: error.reason) }
         defer { try? handle.close() }
         let data: Data
         do {

@@ -24,7 +24,7 @@ enum ReportCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let directory = arguments.positionals[0]
         let document: ReportDocument
-        do {
+        do throws(RecordingReportError) {
             document = try RecordingReportBuilder(directory: directory).build()
             try RecordingReportWriter.write(document, to: directory)
         } catch {

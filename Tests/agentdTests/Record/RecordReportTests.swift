@@ -65,7 +65,7 @@ struct RecordReportTests {
             for span in participant.speaking.dropFirst().dropLast() {
                 #expect(abs(span.durationMs - spec.onMs) <= 150, "\(spec.display): an interval of \(span.durationMs) ms for \(spec.onMs)")
             }
-            #expect((participant.videoFrames ?? 0 > 0) == spec.video, "\(spec.display): \(String(describing: participant.videoFrames)) video frames")
+            #expect(((participant.videoFrames ?? 0) > 0) == spec.video, "\(spec.display): \(String(describing: participant.videoFrames)) video frames")
         }
         #expect(report.participants.first { $0.name == "carol" }?.leftMs != nil)
 
