@@ -14,8 +14,12 @@ public struct ParticipantReport: Codable, Sendable, Equatable {
     public var speaking: [TimelineSpan]
     /// The speaking list was cut short; ``speakingMs`` still counts all of it.
     public var speakingTruncated: Bool
-    public var audio: StreamQuality
-    public var video: StreamQuality
+    /// The manifest's receive figures per kind, as they are.
+    public var audio: RecordingManifest.KindStats
+    public var video: RecordingManifest.KindStats
+    /// `lost / (packets + lost) * 100`, two decimals: loss as a share of the packets sent.
+    public var audioLossPercent: Double
+    public var videoLossPercent: Double
     /// Video frames in their WebM/Matroska files; nil when they had none to read.
     public var videoFrames: Int?
     public var freezes: [TimelineSpan]
@@ -34,7 +38,7 @@ public struct ParticipantReport: Codable, Sendable, Equatable {
     public var notes: [String]
 
     public init(id: String, display: String, name: String, joinedMs: Int64, leftMs: Int64?, presentMs: Int64,
-                speech: SpeechScan?, audio: StreamQuality, video: StreamQuality, videoScan: VideoScan?,
+                speech: SpeechScan?, stats: RecordingManifest.Stats, videoScan: VideoScan?,
                 avOffsetMs: Int64?, avSync: String, notes: [String]) {
         self.id = id
         self.display = display
@@ -45,14 +49,23 @@ public struct ParticipantReport: Codable, Sendable, Equatable {
         speakingMs = speech?.speakingMs ?? 0
         speaking = speech?.intervals ?? []
         speakingTruncated = speech?.truncated ?? false
-        self.audio = audio
-        self.video = video
+        audio = stats.audio
+        video = stats.video
+        audioLossPercent = Self.lossPercent(stats.audio)
+        videoLossPercent = Self.lossPercent(stats.video)
         videoFrames = videoScan?.frames
         freezes = videoScan?.freezes ?? []
         freezeMs = videoScan?.freezeMs ?? 0
         self.avOffsetMs = avOffsetMs
         self.avSync = avSync
         self.notes = notes
+    }
+
+    /// 0 with no packets; counts from a file may be anything, so no integer arithmetic.
+    static func lossPercent(_ stats: RecordingManifest.KindStats) -> Double {
+        let lost = max(0, Double(stats.lost))
+        let sent = max(0, Double(stats.packets)) + lost
+        return sent > 0 ? (lost / sent * 10_000).rounded() / 100 : 0
     }
 
     /// NACKs of both kinds (saturating: the counts come from a file).
@@ -64,6 +77,8 @@ public struct ParticipantReport: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, display, name, speaking, audio, video, freezes, notes
         case audioGaps = "audio_gaps"
+        case audioLossPercent = "audio_loss_percent"
+        case videoLossPercent = "video_loss_percent"
         case joinedMs = "joined_ms"
         case leftMs = "left_ms"
         case presentMs = "present_ms"
@@ -88,6 +103,8 @@ public struct ParticipantReport: Codable, Sendable, Equatable {
         try container.encode(speakingTruncated, forKey: .speakingTruncated)
         try container.encode(audio, forKey: .audio)
         try container.encode(video, forKey: .video)
+        try container.encode(audioLossPercent, forKey: .audioLossPercent)
+        try container.encode(videoLossPercent, forKey: .videoLossPercent)
         try container.encode(videoFrames, forKey: .videoFrames)  // null: no video read
         try container.encode(freezes, forKey: .freezes)
         try container.encode(freezeMs, forKey: .freezeMs)

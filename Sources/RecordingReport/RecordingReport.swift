@@ -11,7 +11,7 @@ import Recorder
 ///      "reconnects": 0, "connection_gaps": [],
 ///      "participants": [{"name": "Alice", "display": "Alice", "id": "4711", "joined_ms": 0, "left_ms": null,
 ///        "present_ms": 20000, "speaking_ms": 8000, "speaking": [{"start_ms": 1000, "end_ms": 3000}, ...],
-///        "audio": {"packets": 1000, "lost": 3, "loss_percent": 0.3, ...}, "video": {...},
+///        "audio": {"packets": 1000, "lost": 3, ...}, "video": {...}, "audio_loss_percent": 0.3, "video_loss_percent": 0,
 ///        "video_frames": 600, "freezes": [], "freeze_ms": 0, "av_offset_ms": 12, "av_sync": "sender_reports",
 ///        "notes": []}],
 ///      "notes": []}

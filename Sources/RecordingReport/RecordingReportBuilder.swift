@@ -84,7 +84,7 @@ public struct RecordingReportBuilder: Sendable {
         var report = ParticipantReport(
             id: participant.id, display: participant.display, name: participant.name, joinedMs: participant.joinedMs,
             leftMs: participant.leftMs, presentMs: presence.durationMs, speech: speech,
-            audio: StreamQuality(participant.stats.audio), video: StreamQuality(participant.stats.video), videoScan: video,
+            stats: participant.stats, videoScan: video,
             avOffsetMs: offset, avSync: sync, notes: notes)
         if (video?.frames ?? 0) == 0 { report.useManifestVideoGaps(participant.gaps) }
         report.takeAudioGaps(participant.gaps)

@@ -1,4 +1,5 @@
 import Foundation
+import Recorder
 
 /// report.html: the report as one page that needs nothing else, so it can be mailed or opened
 /// from a disk: the CSS is inline, the thumbnails are data: URIs, there is no script, and a
@@ -52,7 +53,7 @@ struct ReportPage {
             #"<span class="display">\#(HTMLText.escape(participant.display))</span><br><span class="file">\#(HTMLText.escape(participant.name))</span>"#,
             HTMLText.seconds(participant.presentMs),
             HTMLText.seconds(participant.speakingMs),
-            Self.loss(participant.audio), Self.loss(participant.video),
+            Self.loss(participant.audio, participant.audioLossPercent), Self.loss(participant.video, participant.videoLossPercent),
             "\(participant.nacks)",
             "\(participant.video.plis)", "\(participant.video.keyframes)",
             freezes, HTMLText.escape(offset),
@@ -60,9 +61,9 @@ struct ReportPage {
         return "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>"
     }
 
-    private static func loss(_ quality: StreamQuality) -> String {
-        guard quality.packets > 0 || quality.lost > 0 else { return "–" }
-        return "\(String(format: "%.2f", quality.lossPercent))% (\(quality.lost))"
+    private static func loss(_ stats: RecordingManifest.KindStats, _ percent: Double) -> String {
+        guard stats.packets > 0 || stats.lost > 0 else { return "–" }
+        return "\(String(format: "%.2f", percent))% (\(stats.lost))"
     }
 
     private func notes(_ report: RecordingReport) -> [String] {

@@ -30,7 +30,7 @@ public enum ReportSummary {
         var parts = [
             "present \(HTMLText.seconds(participant.presentMs))",
             "spoke \(HTMLText.seconds(participant.speakingMs)) (\(participant.speaking.count)×)",
-            "loss a \(String(format: "%.1f", participant.audio.lossPercent))% v \(String(format: "%.1f", participant.video.lossPercent))%",
+            "loss a \(String(format: "%.1f", participant.audioLossPercent))% v \(String(format: "%.1f", participant.videoLossPercent))%",
             "nack \(participant.nacks)", "pli \(participant.video.plis)",
             "freezes \(participant.freezes.count)",
         ]

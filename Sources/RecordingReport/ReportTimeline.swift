@@ -99,7 +99,7 @@ struct ReportTimeline {
     /// The row's second label line: what went wrong, briefly.
     static func figures(_ participant: ParticipantReport) -> String {
         var parts = ["spoke \(HTMLText.seconds(participant.speakingMs))"]
-        let loss = max(participant.audio.lossPercent, participant.video.lossPercent)
+        let loss = max(participant.audioLossPercent, participant.videoLossPercent)
         if loss > 0 { parts.append("loss \(String(format: "%.1f", loss))%") }
         if !participant.freezes.isEmpty { parts.append("\(participant.freezes.count) freeze\(participant.freezes.count == 1 ? "" : "s")") }
         return parts.joined(separator: " · ")

@@ -61,7 +61,7 @@ import Testing
         #expect(bob.freezes.count == 1, "\(bob.freezes)")
         // The last frame before the gap is at 2000 + 59/30 s = 3967 ms; the next at 5000 ms.
         #expect(abs(bob.freezeMs - 1033) <= 50, "\(bob.freezes)")
-        #expect(alice.audio.packets > 0 && alice.audio.lossPercent == 0)
+        #expect(alice.audio.packets > 0 && alice.audioLossPercent == 0)
 
         for participant in [alice, bob] {
             let png = try #require(document.thumbnails[participant.name], "no thumbnail of \(participant.name)")

@@ -48,7 +48,7 @@ import Testing
         #expect(abs(alice.speakingMs - Int64(pattern.onMs)) <= 500, "\(alice.speakingMs)")
         #expect(alice.speaking.count == 3)
         #expect(alice.presentMs == 10_000 && alice.leftMs == nil)
-        #expect(alice.audio.lossPercent == 5 && alice.audio.nacks == 3)
+        #expect(alice.audioLossPercent == 5 && alice.audio.nacks == 3)
         #expect(alice.videoFrames == nil && alice.avSync == "no_video" && alice.avOffsetMs == nil)
         #expect(alice.audioGaps == [.init(startMs: 2000, endMs: 2600)], "not_joined is not a stream's gap")
         #expect(alice.notes.isEmpty, "\(alice.notes)")

@@ -11,7 +11,7 @@ import Testing
                             speaking: [TimelineSpan] = [], freezes: [TimelineSpan] = []) -> ParticipantReport {
         var report = ParticipantReport(
             id: name, display: display, name: name, joinedMs: joinedMs, leftMs: leftMs, presentMs: 0, speech: nil,
-            audio: StreamQuality(.init(packets: 950, lost: 50)), video: StreamQuality(.init()), videoScan: nil,
+            stats: .init(audio: .init(packets: 950, lost: 50)), videoScan: nil,
             avOffsetMs: nil, avSync: "no_video", notes: ["a <note>"])
         report.speaking = speaking
         report.freezes = freezes
