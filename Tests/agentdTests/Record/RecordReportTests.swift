@@ -89,16 +89,19 @@ struct RecordReportTests {
         #expect(colours.speakingPixels > 100, "no speaking block drawn: \(colours.speakingPixels) pixels of its green")
     }
 
-    /// The pattern's tone time from the participant's first speech (the tone starts on with
-    /// their first audio frame) to their leaving or the recording's end.
+    /// The pattern's tone time from the participant's first speech to their leaving or the
+    /// recording's end. The publisher started before the recording, so the first interval may be
+    /// cut short: the pattern's phase is taken from the second interval (a whole one).
     static func expectedSpeakingMs(_ participant: ParticipantReport, onMs: Int64, offMs: Int64, durationMs: Int64) -> Int64 {
-        guard let start = participant.speaking.first?.startMs else { return 0 }
+        guard let first = participant.speaking.first else { return 0 }
+        let anchor = participant.speaking.count > 1 ? participant.speaking[1].startMs : first.startMs
+        let period = onMs + offMs
         let end = participant.leftMs ?? durationMs
+        var on = anchor - ((anchor - first.startMs) / period + 1) * period
         var total: Int64 = 0
-        var on = start
         while on < end {
-            total += min(on + onMs, end) - on
-            on += onMs + offMs
+            total += max(0, min(on + onMs, end) - max(on, first.startMs))
+            on += period
         }
         return total
     }
