@@ -17,8 +17,11 @@ extension ParticipantReport {
     /// The manifest's audio gaps while present: what ``audioGaps`` holds.
     mutating func takeAudioGaps(_ gaps: [RecordingManifest.Gap]) {
         let quiet = gaps.filter { $0.kind == .audio && !Self.notWhilePresent.contains($0.reason) }
-        audioGaps = quiet.prefix(VideoScan.maxFreezes).map { TimelineSpan(startMs: $0.startMs, endMs: $0.endMs) }
+        audioGaps = quiet.prefix(Self.maxAudioGaps).map { TimelineSpan(startMs: $0.startMs, endMs: $0.endMs) }
     }
+
+    /// Audio gaps listed: a sender with DTX leaves one per pause, and the list must stay bounded.
+    static let maxAudioGaps = 10_000
 
     /// Gap reasons that are not a stream's fault: before the join, after the leave, the
     /// recorder's own reconnect (shown for the whole room).

@@ -12,6 +12,9 @@ import Recorder
 /// a failure: only a missing or unreadable manifest fails.
 public struct RecordingReportBuilder: Sendable {
     public static let manifestLimit = 32 << 20
+    /// Participants reported; a manifest naming more (a room holds far fewer) gets a note for
+    /// the rest, so a hostile one cannot make the page and the work grow without bound.
+    public static let maxParticipants = 1000
     /// Audio read past the recording's duration (a WAV a little longer than the manifest says).
     static let audioSlackMs: Int64 = 10_000
 
@@ -59,15 +62,17 @@ public struct RecordingReportBuilder: Sendable {
         let durationMs = Self.duration(of: manifest)
         var thumbnails: [String: [UInt8]] = [:]
         var participants: [ParticipantReport] = []
-        for participant in manifest.participants {
+        for participant in manifest.participants.prefix(Self.maxParticipants) {
             let (report, thumbnail) = self.participant(participant, durationMs: durationMs)
             participants.append(report)
             if let thumbnail { thumbnails[participant.name] = thumbnail }
         }
+        let unreported = manifest.participants.count - participants.count
         let report = RecordingReport(
             room: manifest.room, state: manifest.state.rawValue, startedAt: RecordingManifest.formatDate(manifest.startedAt),
             endedAt: manifest.endedAt.map(RecordingManifest.formatDate), durationMs: durationMs, participants: participants,
-            connectionGaps: manifest.gaps)
+            connectionGaps: Array(manifest.gaps.prefix(Self.maxParticipants)),
+            notes: unreported > 0 ? ["\(unreported) more participants in the manifest are not reported"] : [])
         return ReportDocument(report: report, thumbnails: thumbnails)
     }
 

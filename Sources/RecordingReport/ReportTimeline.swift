@@ -10,6 +10,9 @@ struct ReportTimeline {
     static let labelWidth = 170.0
     static let rowHeight = 34.0
     static let axisHeight = 26.0
+    /// Marks of one kind drawn in a row: more are in report.json but would only bloat the page
+    /// (an hour of lively talk is under 2000 turns).
+    static let maxMarks = 5000
 
     let report: RecordingReport
 
@@ -66,15 +69,15 @@ struct ReportTimeline {
         let presence = TimelineSpan(startMs: participant.joinedMs, endMs: participant.leftMs ?? report.durationMs)
         lines.append(block(presence, y: top + 4, height: Self.rowHeight - 8, kind: "present",
                            label: "\(participant.display): present \(HTMLText.seconds(presence.startMs))–\(HTMLText.seconds(presence.endMs))"))
-        for span in participant.speaking {
+        for span in participant.speaking.prefix(Self.maxMarks) {
             lines.append(block(span, y: top + 9, height: Self.rowHeight - 18, kind: "speaking",
                                label: "spoke \(HTMLText.seconds(span.startMs))–\(HTMLText.seconds(span.endMs))"))
         }
-        for span in participant.freezes {
+        for span in participant.freezes.prefix(Self.maxMarks) {
             lines.append(block(span, y: top + Self.rowHeight - 10, height: 5, kind: "freeze",
                                label: "video froze \(HTMLText.seconds(span.durationMs)) at \(HTMLText.seconds(span.startMs))"))
         }
-        for span in participant.audioGaps {
+        for span in participant.audioGaps.prefix(Self.maxMarks) {
             lines.append(block(span, y: top + 4, height: 5, kind: "audio-gap",
                                label: "no audio \(HTMLText.seconds(span.startMs))–\(HTMLText.seconds(span.endMs))"))
         }
