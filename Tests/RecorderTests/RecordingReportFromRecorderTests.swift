@@ -4,6 +4,8 @@ import RecordingReport
 import TestSupport
 import Testing
 
+@testable import Recorder
+
 /// The QA report of a directory RoomRecorder really wrote: two participants whose tones sound
 /// on a known on/off pattern (packets only while on, as a sender with DTX sends), one of whom
 /// joins late, leaves early and has a second of video missing.
@@ -34,6 +36,11 @@ import Testing
         script.video("2", frames: try RoomEventScript.encodeVideo(count: 60), fromMs: 2000, rtpBase: 1 << 20)
         script.video("2", frames: try RoomEventScript.encodeVideo(count: 90), fromMs: 5000, rtpBase: (1 << 20) + 3000 * 90)
         script.leave("2", atMs: 8000)
+        var statistics = ReceiveStreamStatistics()
+        statistics.packets = 495
+        statistics.lost = 5
+        statistics.nacks = 4
+        script.add(.statistics(participantID: "1", kind: .audio, statistics), atMs: 9000)
 
         let recorder = try RoomRecorderTests.makeRecorder(directory, formats: RecordingFormats([.webm, .wav]))
         for event in script.events { recorder.submit(event) }
@@ -61,7 +68,9 @@ import Testing
         #expect(bob.freezes.count == 1, "\(bob.freezes)")
         // The last frame before the gap is at 2000 + 59/30 s = 3967 ms; the next at 5000 ms.
         #expect(abs(bob.freezeMs - 1033) <= 50, "\(bob.freezes)")
-        #expect(alice.audio.packets > 0 && alice.audioLossPercent == 0)
+        #expect(alice.audio.lost == 5 && alice.audioLossPercent == 1 && alice.nacks == 4, "\(alice.audio)")
+        print("report: Alice spoke \(alice.speakingMs) ms of \(Self.total(Self.alice)) in \(alice.speaking); Bob \(bob.speakingMs) ms of "
+              + "\(Self.total(Self.bob)) in \(bob.speaking), froze \(bob.freezes)")
 
         for participant in [alice, bob] {
             let png = try #require(document.thumbnails[participant.name], "no thumbnail of \(participant.name)")

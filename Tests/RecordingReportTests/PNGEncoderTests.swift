@@ -71,11 +71,11 @@ import Testing
     func thumbnail() throws {
         let wide = try I420Frame(width: 1280, height: 720, luma: 235)
         let small = wide.rgbThumbnail(maxWidth: 160, maxHeight: 120)
-        #expect([small.width, small.height] == [160, 90])
+        #expect("\(small.width)x\(small.height)" == "160x90")
         #expect(Self.rgb(small, 80, 45) == [255, 255, 255])
         let tiny = try I420Frame(width: 64, height: 48, luma: 16)
         let same = tiny.rgbThumbnail(maxWidth: 160, maxHeight: 120)
-        #expect([same.width, same.height] == [64, 48])
+        #expect("\(same.width)x\(same.height)" == "64x48")
         #expect(Self.rgb(same, 0, 0) == [0, 0, 0])
         // Pure red in video range: Y 81, U 90, V 240.
         var red = try I420Frame(width: 32, height: 32, luma: 81)

@@ -70,7 +70,7 @@ import Testing
 
         let manifest = empty + "/manifest.json"
         for (bytes, fragment) in [("not json", "not a recording manifest"), (#"{"version": 1, "room": "r"}"#, "no key server"),
-                                  (#"{"version": 2, "room": "r", "server": "s", "started_at": "2026-12-04T18:00:00Z", "participants": []}"#, "version 2")] {
+                                  (#"{"version": 2, "room": "r", "server": "s", "started_at": "2026-12-04T18:00:00Z", "ended_at": null, "participants": []}"#, "version 2")] {
             try Data(bytes.utf8).write(to: URL(fileURLWithPath: manifest))
             do {
                 _ = try RecordingReportBuilder(directory: empty).build()
