@@ -7,7 +7,7 @@ public struct ParticipantReport: Codable, Sendable, Equatable {
     /// The file name stem their files carry (manifest `name`).
     public var name: String
     public var joinedMs: Int64
-    /// Nil while they were still there when the recording ended.
+    /// Nil (absent) when they were still there when the recording ended.
     public var leftMs: Int64?
     public var presentMs: Int64
     public var speakingMs: Int64
@@ -88,29 +88,5 @@ public struct ParticipantReport: Codable, Sendable, Equatable {
         case freezeMs = "freeze_ms"
         case avOffsetMs = "av_offset_ms"
         case avSync = "av_sync"
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(display, forKey: .display)
-        try container.encode(name, forKey: .name)
-        try container.encode(joinedMs, forKey: .joinedMs)
-        try container.encode(leftMs, forKey: .leftMs)  // null: present at the end
-        try container.encode(presentMs, forKey: .presentMs)
-        try container.encode(speakingMs, forKey: .speakingMs)
-        try container.encode(speaking, forKey: .speaking)
-        try container.encode(speakingTruncated, forKey: .speakingTruncated)
-        try container.encode(audio, forKey: .audio)
-        try container.encode(video, forKey: .video)
-        try container.encode(audioLossPercent, forKey: .audioLossPercent)
-        try container.encode(videoLossPercent, forKey: .videoLossPercent)
-        try container.encode(videoFrames, forKey: .videoFrames)  // null: no video read
-        try container.encode(freezes, forKey: .freezes)
-        try container.encode(freezeMs, forKey: .freezeMs)
-        try container.encode(audioGaps, forKey: .audioGaps)
-        try container.encode(avOffsetMs, forKey: .avOffsetMs)  // null: not measurable
-        try container.encode(avSync, forKey: .avSync)
-        try container.encode(notes, forKey: .notes)
     }
 }

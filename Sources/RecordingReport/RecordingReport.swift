@@ -9,14 +9,16 @@ import Recorder
 ///
 ///     {"version": 1, "room": "demo", "state": "finished", "started_at": "...", "duration_ms": 20000,
 ///      "reconnects": 0, "connection_gaps": [],
-///      "participants": [{"name": "Alice", "display": "Alice", "id": "4711", "joined_ms": 0, "left_ms": null,
+///      "participants": [{"name": "Alice", "display": "Alice", "id": "4711", "joined_ms": 0,
 ///        "present_ms": 20000, "speaking_ms": 8000, "speaking": [{"start_ms": 1000, "end_ms": 3000}, ...],
 ///        "audio": {"packets": 1000, "lost": 3, ...}, "video": {...}, "audio_loss_percent": 0.3, "video_loss_percent": 0,
 ///        "video_frames": 600, "freezes": [], "freeze_ms": 0, "av_offset_ms": 12, "av_sync": "sender_reports",
 ///        "notes": []}],
 ///      "notes": []}
 ///
-/// Times ending in `_ms` are milliseconds from the recording's t=0, as in manifest.json.
+/// Times ending in `_ms` are milliseconds from the recording's t=0, as in manifest.json. A value
+/// not known is left out (`ended_at` of a recording that never ended, `left_ms` of someone there
+/// at the end, `video_frames` of someone without video, `av_offset_ms` when it cannot be told).
 public struct RecordingReport: Codable, Sendable, Equatable {
     public static let currentVersion = 1
 
@@ -54,20 +56,6 @@ public struct RecordingReport: Codable, Sendable, Equatable {
         case endedAt = "ended_at"
         case durationMs = "duration_ms"
         case connectionGaps = "connection_gaps"
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(version, forKey: .version)
-        try container.encode(room, forKey: .room)
-        try container.encode(state, forKey: .state)
-        try container.encode(startedAt, forKey: .startedAt)
-        try container.encode(endedAt, forKey: .endedAt)  // null for a recording that never ended
-        try container.encode(durationMs, forKey: .durationMs)
-        try container.encode(participants, forKey: .participants)
-        try container.encode(connectionGaps, forKey: .connectionGaps)
-        try container.encode(reconnects, forKey: .reconnects)
-        try container.encode(notes, forKey: .notes)
     }
 
     /// As report.json is written: pretty, keys sorted, slashes unescaped.
