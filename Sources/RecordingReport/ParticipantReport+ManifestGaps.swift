@@ -14,10 +14,13 @@ extension ParticipantReport {
         }
     }
 
-    /// The manifest's audio gaps while present: what ``audioGaps`` holds.
+    /// The manifest's audio gaps while present, cut at the leave (a gap that began before it runs
+    /// on to the recording's end in the manifest): what ``audioGaps`` holds.
     mutating func takeAudioGaps(_ gaps: [RecordingManifest.Gap]) {
         let quiet = gaps.filter { $0.kind == .audio && !Self.notWhilePresent.contains($0.reason) }
-        audioGaps = quiet.prefix(Self.maxAudioGaps).map { TimelineSpan(startMs: $0.startMs, endMs: $0.endMs) }
+        let end = leftMs ?? .max
+        audioGaps = quiet.lazy.map { TimelineSpan(startMs: $0.startMs, endMs: min($0.endMs, end)) }
+            .filter { $0.durationMs > 0 }.prefix(Self.maxAudioGaps).map { $0 }
     }
 
     /// Audio gaps listed: a sender with DTX leaves one per pause, and the list must stay bounded.

@@ -53,7 +53,9 @@ struct ReportTimeline {
         while tick <= report.durationMs, lines.count < 40 {
             let position = format(x(tick))
             lines.append(#"<line class="tick" x1="\#(position)" y1="\#(format(Self.axisHeight - 6))" x2="\#(position)" y2="\#(format(height))"/>"#)
-            lines.append(#"<text class="axis" x="\#(position)" y="14" text-anchor="middle">\#(HTMLText.clock(tick))</text>"#)
+            // The last label would be cut at the picture's right edge: it ends there instead.
+            let anchor = x(tick) > Self.width - 30 ? "end" : "middle"
+            lines.append(#"<text class="axis" x="\#(position)" y="14" text-anchor="\#(anchor)">\#(HTMLText.clock(tick))</text>"#)
             let (next, overflow) = tick.addingReportingOverflow(step)
             if overflow { break }
             tick = next

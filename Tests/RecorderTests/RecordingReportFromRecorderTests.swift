@@ -63,6 +63,8 @@ import Testing
 
         #expect(alice.presentMs == 10_000)
         #expect(bob.joinedMs == 2000 && bob.leftMs == 8000 && bob.presentMs == 6000)
+        // No audio between his two tone bursts and after the second one, until he left.
+        #expect(bob.audioGaps == [.init(startMs: 4500, endMs: 5000), .init(startMs: 7500, endMs: 8000)], "\(bob.audioGaps)")
         #expect(alice.videoFrames == 300 && alice.freezes.isEmpty, "\(alice.freezes)")
         #expect(bob.videoFrames == 150)
         #expect(bob.freezes.count == 1, "\(bob.freezes)")
