@@ -96,20 +96,28 @@ public struct RecordingReportBuilder: Sendable {
         return (report, thumbnail)
     }
 
-    /// The VAD over the participant's timeline WAV; nil (with a note) when there is none to read.
+    /// The VAD over the participant's timeline WAVs (one, or one per part with `--segment`, each
+    /// placed at its `start_ms`); nil (with a note) when there is none to read.
     private func speech(_ participant: RecordingManifest.Participant, durationMs: Int64, notes: inout [String]) -> SpeechScan? {
-        guard let wav = participant.files.first(where: { $0.format == "wav" }) else {
+        let wavs = participant.files.filter { $0.format == "wav" }
+        guard !wavs.isEmpty else {
             notes.append("no WAV recorded: speaking time unknown")
             return nil
         }
-        guard let path = inside(wav.path, notes: &notes) else { return nil }
-        let (limit, overflow) = durationMs.addingReportingOverflow(Self.audioSlackMs)
-        do {
-            return try SpeechScan(wavPath: path, maxMs: overflow ? .max : limit)
-        } catch {
-            notes.append("\(wav.path): \(error)")
-            return nil
+        var speech: SpeechScan?
+        for wav in wavs {
+            guard let path = inside(wav.path, notes: &notes) else { continue }
+            // A part holds its own span of the timeline; a whole-recording WAV holds all of it.
+            let span = TimelineSpan(startMs: wav.startMs, endMs: wav.endMs ?? durationMs).durationMs
+            let (limit, overflow) = span.addingReportingOverflow(Self.audioSlackMs)
+            do {
+                let part = try SpeechScan(wavPath: path, maxMs: overflow ? .max : limit)
+                speech = (speech ?? .silent).continued(by: part, atMs: wav.startMs)
+            } catch {
+                notes.append("\(wav.path): \(error)")
+            }
         }
+        return speech
     }
 
     /// Frames, freezes and a thumbnail from the files with a video track; nil when none has one.

@@ -42,4 +42,43 @@ public struct SpeechScan: Sendable, Equatable {
         speakingMs = detector.speakingMs
         truncated = detector.truncated
     }
+
+    /// No speech yet: what the parts of a segmented recording are added to.
+    static let silent = SpeechScan(intervals: [], speakingMs: 0, truncated: false)
+
+    init(intervals: [TimelineSpan], speakingMs: Int64, truncated: Bool) {
+        self.intervals = intervals
+        self.speakingMs = speakingMs
+        self.truncated = truncated
+    }
+
+    /// This scan followed by `next`, a part whose time 0 lies at `atMs` on the timeline. An
+    /// utterance cut by the part boundary (one interval ending where the next begins) is one.
+    func continued(by next: SpeechScan, atMs offset: Int64) -> SpeechScan {
+        var joined = self
+        let shifted = next.intervals.map { span in
+            TimelineSpan(startMs: Self.add(span.startMs, offset), endMs: Self.add(span.endMs, offset))
+        }
+        for span in shifted {
+            if let last = joined.intervals.last, span.startMs <= Self.add(last.endMs, Self.boundarySlackMs) {
+                joined.intervals[joined.intervals.count - 1].endMs = max(last.endMs, span.endMs)
+            } else if joined.intervals.count < VoiceActivityDetector.Settings().maxIntervals {
+                joined.intervals.append(span)
+            } else {
+                joined.truncated = true
+            }
+        }
+        joined.speakingMs = Self.add(joined.speakingMs, next.speakingMs)
+        joined.truncated = joined.truncated || next.truncated
+        return joined
+    }
+
+    /// How close an interval of the next part must start to the last one's end to be its
+    /// continuation: one VAD frame and a little.
+    static let boundarySlackMs: Int64 = 20
+
+    private static func add(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
+    }
 }

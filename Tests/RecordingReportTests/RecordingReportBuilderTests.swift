@@ -58,6 +58,32 @@ import Testing
         #expect(names.allSatisfy { !$0.hasPrefix(".") }, "temporary files left: \(names)")
     }
 
+    @Test("--segment parts: each WAV at its start_ms, an utterance across the cut is one interval")
+    func segmentedWAVs() throws {
+        let scratch = try ScratchDirectory("report-parts")
+        let out = scratch.path("rec")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let parts = [("Alice.wav", SpeechPattern(on: [(1000, 5000)], totalMs: 5000)),
+                     ("Alice.part2.wav", SpeechPattern(on: [(0, 1500), (2000, 3000)], totalMs: 5000))]
+        for (name, pattern) in parts {
+            let writer = try SoundFileWriter(path: out + "/" + name)
+            try writer.write(pattern.samples)
+            try writer.close()
+        }
+        var manifest = RecordingManifest(room: "demo", server: "s", startedAt: Self.startedAt, state: .finished)
+        manifest.durationMs = 10_000
+        manifest.participants = [.init(id: "1", display: "Alice", name: "Alice", joinedMs: 0, files: [
+            .init(path: "Alice.wav", format: "wav", startMs: 0, durationMs: 5000),
+            .init(path: "Alice.part2.wav", format: "wav", startMs: 5000, durationMs: 5000),
+        ])]
+        let alice = try #require(RecordingReportBuilder(directory: out).build(manifest: manifest).report.participants.first)
+        #expect(alice.speaking.count == 2, "\(alice.speaking)")
+        #expect(abs(alice.speakingMs - 6500) <= 100, "\(alice.speakingMs)")
+        for (span, want) in zip(alice.speaking, [(1000, 6500), (7000, 8000)] as [(Int64, Int64)]) {
+            #expect(abs(span.startMs - want.0) <= 50 && abs(span.endMs - want.1) <= 50, "\(span) for \(want)")
+        }
+    }
+
     @Test("a missing directory, one without a manifest, garbage, a newer version and an oversized manifest are typed errors")
     func badDirectories() throws {
         let scratch = try ScratchDirectory("report-bad")
