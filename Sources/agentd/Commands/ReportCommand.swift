@@ -46,7 +46,7 @@ enum ReportCommand: Command {
     static func failure(_ error: RecordingReportError) -> CommandFailure {
         switch error {
         case .notADirectory, .noManifest:
-            CommandFailure(.usage, error.description, hint: "give a recording directory (one with a manifest.json)")
+            CommandFailure(.usage, error.description, hint: "give a recording directory, one with a manifest.json")
         case .manifestUnreadable, .manifestTooLarge, .badManifest:
             CommandFailure(.failure, error.description)
         case .cannotWrite:

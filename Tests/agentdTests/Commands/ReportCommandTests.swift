@@ -50,7 +50,7 @@ import Testing
         let scratch = try ScratchDirectory("report-cli-errors")
         let missing = CapturedOutput()
         #expect(await missing.tool().run(["report", scratch.path("nope")]) == .usage)
-        #expect(missing.stderr == "agentd: error: \(scratch.path("nope")) is not a directory (give a recording directory (one with a manifest.json))")
+        #expect(missing.stderr == "agentd: error: \(scratch.path("nope")) is not a directory (give a recording directory, one with a manifest.json)")
         let empty = CapturedOutput()
         #expect(await empty.tool().run(["report", scratch.directory.path]) == .usage)
         #expect(empty.stderr.contains("has no manifest.json"))
