@@ -17,6 +17,7 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
     // libyuv has no .pc file: its module map links it by name.
     .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 ]
 
 let cLibraryNames = systemLibraries.map(\.name)
@@ -47,7 +48,7 @@ let package = Package(
         // Codecs, files and frames over the C media libraries.
         .target(
             name: "AgentMedia",
-            dependencies: ["AgentCore", "COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CYUV", "CAgentShims"]
+            dependencies: ["AgentCore", "COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CYUV", "CZlib", "CAgentShims"]
         ),
         // Event loops, ICE, DTLS, SRTP, SCTP, WebSocket and the HTTP server.
         .target(
@@ -67,10 +68,13 @@ let package = Package(
         ),
         .target(name: "Recorder", dependencies: ["Agent", "COgg"]),
         .target(name: "BotKit", dependencies: ["Agent", "CWebMParser"]),
+        // The QA report of a recording directory (report.json, report.html): it reads what Recorder
+        // wrote (the manifest, WAVs) and the WebMs with BotKit's reader, so it sits above both.
+        .target(name: "RecordingReport", dependencies: ["Agent", "Recorder", "BotKit"]),
         // agentd's parsers of outside input, apart from its runtime so agentd-fuzz can drive them:
         // recipes, the API's routes, request admission and bodies, and the rules they share.
         .target(name: "AgentdCore", dependencies: ["AgentCore", "AgentTransport", "Recorder"]),
-        .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit", "AgentdCore"]),
+        .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport"]),
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
         .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-bench"),
         // Writes the media samples (scripts/make-samples) with our own encoders and writers.
@@ -81,7 +85,7 @@ let package = Package(
         // Fuzz targets for every parser of untrusted bytes (Fuzz/Targets), driven by libFuzzer in a
         // `-sanitize=fuzzer,address -D FUZZING` build of agentd-fuzz (scripts/fuzz); a normal build of
         // agentd-fuzz replays inputs, and FuzzTests replays the committed corpora in `swift test`.
-        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit", "AgentdCore"], path: "Fuzz/Targets"),
+        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit", "AgentdCore", "RecordingReport"], path: "Fuzz/Targets"),
         // Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz build; unused otherwise.
         .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
         .executableTarget(name: "agentd-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Fuzz/Driver"),
@@ -95,10 +99,13 @@ let package = Package(
                 "CAgentShims", "TestSupport",
             ]
         ),
-        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "TestSupport"]),
+        // RecordingReport too: its end-to-end test reports on a directory RoomRecorder wrote from
+        // the RoomEventScript this target has.
+        .testTarget(name: "RecorderTests", dependencies: ["Recorder", "RecordingReport", "TestSupport"]),
+        .testTarget(name: "RecordingReportTests", dependencies: ["RecordingReport", "Recorder", "BotKit", "TestSupport"]),
         .testTarget(name: "BotKitTests", dependencies: ["BotKit", "TestSupport"]),
         .testTarget(name: "AgentdCoreTests", dependencies: ["AgentdCore", "TestSupport"]),
-        .testTarget(name: "agentdTests", dependencies: ["agentd", "AgentdCore", "Recorder", "BotKit", "TestSupport"]),
+        .testTarget(name: "agentdTests", dependencies: ["agentd", "AgentdCore", "Recorder", "BotKit", "RecordingReport", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

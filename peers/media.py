@@ -53,7 +53,7 @@ class ToneTrack(MediaStreamTrack):
     BEEP_MS = 50
 
     def __init__(self, hz: float = 440.0, rate: int = 48000, ptime: float = 0.02, amplitude: float = 0.3,
-                 start: MediaStart | None = None, pulse_ms: int = 0):
+                 start: MediaStart | None = None, pulse_ms: int = 0, gate_ms: tuple[int, int] = (0, 0)):
         super().__init__()
         self.hz = hz
         self.rate = rate
@@ -65,6 +65,8 @@ class ToneTrack(MediaStreamTrack):
         self._shared = start
         self.pulse_samples = rate * pulse_ms // 1000
         self.beep_samples = rate * self.BEEP_MS // 1000
+        # (on, off) in samples: the tone sounds for `on`, then silence for `off`, repeating.
+        self.gate = (rate * gate_ms[0] // 1000, rate * gate_ms[1] // 1000)
 
     async def recv(self) -> av.AudioFrame:
         if self.readyState != "live":
@@ -89,7 +91,10 @@ class ToneTrack(MediaStreamTrack):
         else:
             # Phase reduced per cycle so long runs keep full float precision.
             phase = np.mod(n.astype(np.float64) * self.hz, self.rate) / self.rate
-            pcm = (self.amplitude * 32767 * np.sin(2 * np.pi * phase)).astype(np.int16)
+            wave = np.sin(2 * np.pi * phase)
+            if self.gate[0] > 0:
+                wave = np.where(np.mod(n, self.gate[0] + self.gate[1]) < self.gate[0], wave, 0.0)
+            pcm = (self.amplitude * 32767 * wave).astype(np.int16)
         frame = av.AudioFrame.from_ndarray(np.repeat(pcm, 2).reshape(1, -1), format="s16", layout="stereo")
         frame.sample_rate = self.rate
         frame.pts = self.sent

@@ -61,6 +61,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "multiple of it in media time, both tracks on one clock (0: off, the tone and square)")
     p.add_argument("--background", default="48,128,128", metavar="Y,U,V",
                    help="the video's background colour (default 48,128,128: dark grey), e.g. for telling tiles apart")
+    p.add_argument("--tone-pattern", default="", metavar="ON_MS,OFF_MS",
+                   help="sound the tone ON_MS, then silence OFF_MS, repeating from the first audio frame "
+                        "(default: always on); the recording report's speech detection is checked against it")
     p.add_argument("--no-audio", action="store_true")
     p.add_argument("--no-video", action="store_true")
     p.add_argument("--video-codec", choices=["vp8", "vp9", "h264"], help="offer only this video codec (default: aiortc's order, VP8 first)")
@@ -96,6 +99,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--background must be three numbers 0-255, got {args.background!r}")
     if args.sync_pulse_ms < 0:
         p.error("--sync-pulse-ms must not be negative")
+    args.gate = (0, 0)
+    if args.tone_pattern:
+        try:
+            on_ms, off_ms = (int(v) for v in args.tone_pattern.split(","))
+        except ValueError:
+            p.error(f"--tone-pattern must be ON_MS,OFF_MS, got {args.tone_pattern!r}")
+        if on_ms <= 0 or off_ms <= 0:
+            p.error("--tone-pattern times must be positive")
+        args.gate = (on_ms, off_ms)
     return args
 
 
@@ -121,7 +133,7 @@ def add_synthetic_media(pc: RTCPeerConnection, args: argparse.Namespace) -> Call
     --data-interval-ms. Returns what stops the data sender."""
     start = MediaStart() if args.sync_pulse_ms > 0 else None
     if not args.no_audio:
-        pc.addTrack(ToneTrack(args.tone, start=start, pulse_ms=args.sync_pulse_ms))
+        pc.addTrack(ToneTrack(args.tone, start=start, pulse_ms=args.sync_pulse_ms, gate_ms=getattr(args, "gate", (0, 0))))
     resize_task: asyncio.Task | None = None
     if not args.no_video:
         square = SquareTrack(args.width, args.height, args.fps, start=start, pulse_ms=args.sync_pulse_ms,

@@ -11,7 +11,7 @@ import Testing
     static let allowedCModules: [String: Set<String>] = [
         "AgentCore": [],
         "AgentWire": [],
-        "AgentMedia": ["COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CYUV", "CAgentShims"],
+        "AgentMedia": ["COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CYUV", "CZlib", "CAgentShims"],
         "AgentTransport": ["CNice", "COpenSSL", "CSRTP", "CUsrSCTP", "CSoup", "CAgentShims"],
         "AgentSession": [],
         "AgentJanus": ["COpenSSL"],
@@ -21,6 +21,7 @@ import Testing
         "AgentdCore": [],
         "Recorder": ["COgg"],
         "BotKit": ["CWebMParser"],
+        "RecordingReport": [],
     ]
 
     @Test("agentd imports no C module, Recorder only COgg, BotKit only CWebMParser, and each Agent layer only its own")
@@ -54,7 +55,8 @@ import Testing
         "Recorder": ["Agent"],
         "BotKit": ["Agent"],
         "AgentdCore": ["AgentCore", "AgentTransport", "Recorder"],
-        "agentd": ["Agent", "Recorder", "BotKit", "AgentdCore"],
+        "RecordingReport": ["Agent", "Recorder", "BotKit"],
+        "agentd": ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport"],
     ]
 
     @Test("each target imports only the targets below it")

@@ -2,11 +2,11 @@
 /// OpenAPI test read.
 package enum APIRoute: String, CaseIterable, Sendable {
     case health, metrics, openAPI
-    case createRecording, createBot, listJobs, getJob, deleteJob
+    case createRecording, createBot, listJobs, getJob, deleteJob, getJobReport
 
     package var method: String {
         switch self {
-        case .health, .metrics, .openAPI, .listJobs, .getJob: "GET"
+        case .health, .metrics, .openAPI, .listJobs, .getJob, .getJobReport: "GET"
         case .createRecording, .createBot: "POST"
         case .deleteJob: "DELETE"
         }
@@ -22,6 +22,7 @@ package enum APIRoute: String, CaseIterable, Sendable {
         case .createBot: "/v1/bots"
         case .listJobs: "/v1/jobs"
         case .getJob, .deleteJob: "/v1/jobs/{id}"
+        case .getJobReport: "/v1/jobs/{id}/report"
         }
     }
 

@@ -7,7 +7,7 @@ struct CommandLineTool: Sendable {
 
     static let commands: [any Command.Type] = [
         RecordCommand.self, PlayCommand.self, BotCommand.self, ServeCommand.self, TokenCommand.self,
-        ParticipantsCommand.self,
+        ParticipantsCommand.self, ReportCommand.self,
     ]
 
     let environment: [String: String]

@@ -171,6 +171,7 @@ final class RoomRecordingJob: Sendable {
         let finalCounts = channel.eventCounts
         eventCountsSource.withLock { $0 = .final(finalCounts) }
         let manifest = await recorder.stop(endedAt: endedAt, stoppedBy: reason.name(stoppedAs: stopName))
+        await RecordingReportAtStop.write(manifest, in: request.directory.path, say: say)
         let progress = recorder.progress
         phaseState.withLock { $0 = .finished(progress) }
         return RecordingOutcome(request: request, manifest: manifest, reason: reason, progress: progress, outputError: recorder.outputError)

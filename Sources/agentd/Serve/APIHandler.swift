@@ -70,6 +70,9 @@ struct APIHandler: Sendable {
         case .getJob:
             guard let job = await registry.job(id) else { throw APIError(status: 404, message: "no job \(id)") }
             return .json(200, job)
+        case .getJobReport:
+            guard let job = await registry.job(id) else { throw APIError(status: 404, message: "no job \(id)") }
+            return try JobReport.response(for: job, id: id)
         case .deleteJob:
             guard let job = await registry.stop(id) else { throw APIError(status: 404, message: "no job \(id)") }
             return .json(200, job)

@@ -83,6 +83,16 @@ enum OpenAPIDocument {
                     "responses": .object(errors.merging(["200": answer("the job", "Job"), "404": answer("no such job")]) { $1 }),
                 ],
             ],
+            "/v1/jobs/{id}/report": [
+                "parameters": [idParameter],
+                "get": [
+                    "summary": "A recording job's QA report (report.json, written when the recording stops)",
+                    "responses": .object(errors.merging([
+                        "200": answer("the report", "Report"),
+                        "404": answer("no such job, not a recording, or no report yet (the recording is still running)"),
+                    ]) { $1 }),
+                ],
+            ],
         ]
     }
 
@@ -117,6 +127,16 @@ enum OpenAPIDocument {
                     "out": ["type": "string", "description": "recordings: the recording directory"],
                     "room": ["type": "string"], "server": ["type": "string"],
                     "stopped_by": ["type": "string", "description": "once done: duration, limit, idle, request, room_destroyed..."],
+                ],
+            ],
+            "Report": [
+                "type": "object", "description": "report.json: see the README's recording report section",
+                "required": ["version", "room", "state", "started_at", "duration_ms", "participants", "connection_gaps", "reconnects"],
+                "properties": [
+                    "version": ["type": "integer"], "room": ["type": "string"], "state": ["type": "string"],
+                    "started_at": ["type": "string", "format": "date-time"], "duration_ms": ["type": "integer"],
+                    "participants": ["type": "array", "items": ["type": "object"]],
+                    "connection_gaps": ["type": "array", "items": ["type": "object"]], "reconnects": ["type": "integer"],
                 ],
             ],
             "RecordingRequest": [

@@ -1,4 +1,5 @@
 import Foundation
+import RecordingReport
 import TestSupport
 import Testing
 
@@ -63,6 +64,10 @@ struct RecordLossTests {
                 #expect(plis > 0, "\(videoLost) video packets stayed lost, yet no PLI was sent (a FIR only follows PLIs)")
             }
             #expect((video["keyframes"] as? Int ?? 0) > 0, "no keyframe recorded")
+            // The QA report written at stop shows the loss too (issue 14).
+            let report = try JSONDecoder().decode(RecordingReport.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
+            let lossy = try #require(report.participants.first)
+            #expect(lossy.video.lost + lossy.video.recovered > 0 && lossy.nacks > 0, "report: video \(lossy.video), nacks \(lossy.nacks)")
         } cleanup: {
             _ = try? await RecordingChecks.lab("up")
         }

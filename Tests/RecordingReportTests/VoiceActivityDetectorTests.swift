@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import RecordingReport
+
+@Suite struct VoiceActivityDetectorTests {
+    static func detect(_ samples: [Int16], chunk: Int = 960) -> VoiceActivityDetector {
+        var detector = VoiceActivityDetector(sampleRate: 48_000)
+        var start = 0
+        while start < samples.count {
+            detector.process(samples[start..<min(samples.count, start + chunk)])
+            start += chunk
+        }
+        detector.finish()
+        return detector
+    }
+
+    static func expectEdges(_ found: [TimelineSpan], _ expected: [(startMs: Int, endMs: Int)], within toleranceMs: Int64 = 50,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(found.count == expected.count, "found \(found)", sourceLocation: sourceLocation)
+        for (span, want) in zip(found, expected) {
+            #expect(abs(span.startMs - Int64(want.startMs)) <= toleranceMs, "start \(span.startMs) for \(want.startMs)", sourceLocation: sourceLocation)
+            #expect(abs(span.endMs - Int64(want.endMs)) <= toleranceMs, "end \(span.endMs) for \(want.endMs)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("a tone switched on and off gives its intervals within 50 ms, and their total")
+    func toneOnOffPattern() {
+        let pattern = SpeechPattern(on: [(500, 2000), (2600, 4100), (5000, 5600), (7250, 9900)], totalMs: 10_000)
+        let detector = Self.detect(pattern.samples)
+        Self.expectEdges(detector.intervals, pattern.on)
+        #expect(abs(detector.speakingMs - Int64(pattern.onMs)) <= 100, "\(detector.speakingMs) ms for \(pattern.onMs)")
+        #expect(!detector.truncated)
+    }
+
+    @Test("the same over steady hiss at about -60 dBFS")
+    func toneOverNoise() {
+        let pattern = SpeechPattern(on: [(1000, 3000), (4000, 4500), (6000, 9000)], totalMs: 10_000, noise: 60)
+        Self.expectEdges(Self.detect(pattern.samples).intervals, pattern.on)
+    }
+
+    @Test("a pause under the hangover joins two bursts, a longer one splits them; a click is no speech")
+    func hangoverAndClicks() {
+        let joined = SpeechPattern(on: [(1000, 2000), (2200, 3000)], totalMs: 4000)
+        Self.expectEdges(Self.detect(joined.samples).intervals, [(1000, 3000)])
+        let split = SpeechPattern(on: [(1000, 2000), (2400, 3000)], totalMs: 4000)
+        Self.expectEdges(Self.detect(split.samples).intervals, [(1000, 2000), (2400, 3000)])
+        let click = SpeechPattern(on: [(1000, 1020)], totalMs: 2000)
+        #expect(Self.detect(click.samples).intervals.isEmpty)
+    }
+
+    @Test("silence and hiss below the threshold are never speech")
+    func quietIsNotSpeech() {
+        #expect(Self.detect([Int16](repeating: 0, count: 96_000)).intervals.isEmpty)
+        let hiss = SpeechPattern(on: [], totalMs: 3000, noise: 100)  // about -55 dBFS RMS
+        #expect(Self.detect(hiss.samples).speakingMs == 0)
+    }
+
+    @Test("speech running to the end of the audio is closed there; chunk sizes do not matter")
+    func speechToTheEnd() {
+        let pattern = SpeechPattern(on: [(250, 3000)], totalMs: 3000)
+        for chunk in [1, 333, 4800] {
+            Self.expectEdges(Self.detect(pattern.samples, chunk: chunk).intervals, pattern.on)
+        }
+    }
+
+    @Test("past maxIntervals the list stops but the total counts everything")
+    func intervalCap() {
+        var settings = VoiceActivityDetector.Settings()
+        settings.maxIntervals = 2
+        var detector = VoiceActivityDetector(sampleRate: 48_000, settings: settings)
+        detector.process(SpeechPattern(on: [(0, 500), (1000, 1500), (2000, 2500)], totalMs: 3000).samples)
+        detector.finish()
+        #expect(detector.intervals.count == 2)
+        #expect(detector.truncated)
+        #expect(abs(detector.speakingMs - 1500) <= 60)
+    }
+}
