@@ -45,11 +45,14 @@ struct RecordChangesTests {
             #expect(participants.first?["left_ms"] is NSNull, "an unpublish is not a leave")
             let parts = files.filter { ($0["format"] as? String) == "webm" }
             #expect(parts.compactMap { $0["path"] as? String } == ["switcher.webm", "switcher.part2.mkv"], "\(paths)")
-            // The parts follow each other on the recording's timeline, with the video codec each holds.
+            // The parts follow each other on the recording's timeline, with the video codec each holds:
+            // the second starts after the first ended, or a little before (audio that came after the
+            // first part's last, early video frames: the muxer's reorder window, 48 ms seen in CI).
             if parts.count == 2 {
                 let first = (start: parts[0]["start_ms"] as? Int ?? -1, duration: parts[0]["duration_ms"] as? Int ?? -1)
                 let second = parts[1]["start_ms"] as? Int ?? -1
-                #expect(first.start >= 0 && first.duration > 3000 && second >= first.start + first.duration, "\(parts)")
+                #expect(first.start >= 0 && first.duration > 3000, "\(parts)")
+                #expect(second - (first.start + first.duration) >= -300, "\(parts)")
                 let codecs = parts.map { part in
                     (part["tracks"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "video" }.compactMap { $0["codec"] as? String }
                 }
