@@ -172,6 +172,49 @@ struct RecordCompositeTests {
         #expect(pairs.allSatisfy { abs($0.offsetMs) <= 40 }, "\(pairs.map(\.offsetMs))")
     }
 
+    @Test("speaker layout: the one who speaks holds the large tile within 1 s and keeps it through 300 ms pauses")
+    func speakerHoldsTheLargeTile() async throws {
+        try await SharedResourceLock.lab.withExclusive { try await checkSpeaker() }
+    }
+
+    private func checkSpeaker() async throws {
+        let lab = try LabEnvironment.required()
+        let room = LabEnvironment.freshRoom("composite-speaker")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-composite-speaker-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        // blue joins first and never speaks (a layout that kept the first one large would show
+        // blue); red talks in 2.7 s stretches with 300 ms pauses.
+        let blue = try await publisher(lab, room: room, display: "blue", create: true, extra: ["--no-audio"])
+        defer { blue.terminate() }
+        let red = try await publisher(lab, room: room, display: "red", create: false, extra: ["--tone-pattern", "2700,300"])
+        defer { red.terminate() }
+        let recording = try record(lab, room: room, out: out, seconds: 10, extra: ["--composite-layout", "speaker"])
+        defer { recording.terminate() }
+        try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
+        #expect(recording.exitStatus == 0, "stderr: \(recording.stderr)")
+        let path = out + "/room.webm"
+        let durationMs = try #require(try Self.manifest(out)["duration_ms"] as? Int)
+        let layout = TileLayout(layout: .speaker, canvasWidth: 1280, canvasHeight: 720, participants: ["blue", "red"], speaker: "red")
+        let large = try #require(layout.tile(named: "red")).region
+        let colour = try #require(Self.colours["red"])
+        let picture = TileLayout.fit(width: 640, height: 480, in: large).middleHalf
+        var held = 0
+        var misses: [String] = []
+        // Every 250 ms from 1 s on: a 300 ms pause falls between two samples at most once.
+        for (ms, frame) in try await Self.decodedFrames(path, width: 1280, height: 720, everyMs: 250)
+        where ms >= 1000 && ms <= Double(durationMs - 250) {
+            let mean = try frame.meanColour(in: picture)
+            if abs(mean.y - colour.y) <= 20 && abs(mean.u - colour.u) <= 20 && abs(mean.v - colour.v) <= 20 {
+                held += 1
+            } else {
+                misses.append("\(Int(ms)) ms: \(mean)")
+            }
+        }
+        print("RecordComposite: speaker: red held the large tile in \(held) samples, not in \(misses.count)")
+        #expect(held >= 30, "red held the large tile in only \(held) samples")
+        #expect(misses.isEmpty, "the large tile was not red at \(misses)")
+    }
+
     // MARK: Helpers
 
     static func manifest(_ out: String) throws -> [String: Any] {
