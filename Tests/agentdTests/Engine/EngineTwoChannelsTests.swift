@@ -73,8 +73,11 @@ struct EngineTwoChannelsTests {
                     && (botLog.lastStatistics?.published.first?.bitrate ?? 0) > 0
                     && (botLog.lastStatistics?.track(of: bobID, kind: .audio)?.bitrate ?? 0) > 0
             }
-            // Three seconds of room A on disk (alice's audio at the least).
-            try await pollUntil(timeout: .seconds(20), "room A's recording to grow") { recorder.progress.bytesWritten > 60_000 }
+            // Three seconds of room A's media on disk (alice's audio at the least). Bytes alone are
+            // no clock: the WebM and the WAV's lead-in silence pass 60 kB before much audio has come.
+            try await pollUntil(timeout: .seconds(20), "room A's recording to grow") {
+                recorder.progress.bytesWritten > 60_000 && recorder.progress.mediaMs > 3000
+            }
             recorder.endIntake()
             await engine.leave(channelA)
             let manifest = await recorder.stop(endedAt: Date())
