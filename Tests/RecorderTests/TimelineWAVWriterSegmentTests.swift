@@ -1,12 +1,13 @@
 import Agent
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Recorder
 
 /// `--segment` in the timeline WAV: parts cut sample-exactly, each a WAV of its own whose sample
 /// 0 is its start, together the same samples as one file; the end cut across a boundary.
-@Suite struct TimelineWAVWriterSegmentTests {
+@Suite(.offThePool) struct TimelineWAVWriterSegmentTests {
     /// A ramp that never repeats within the test: sample i holds i mod 30000.
     static func ramp(from start: Int64, count: Int) -> [Int16] {
         (0..<count).map { Int16((start + Int64($0)) % 30_000) }

@@ -5,7 +5,7 @@ import Testing
 
 /// PNGEncoder and the thumbnail it encodes live in AgentMedia; they are tested here, beside the
 /// report that is their one user, with ffmpeg as the independent decoder.
-@Suite struct PNGEncoderTests {
+@Suite(.offThePool) struct PNGEncoderTests {
     /// A picture with a different colour in every pixel, so any filter or byte-order mistake shows.
     static func gradient(width: Int, height: Int) throws -> RGBImage {
         var pixels: [UInt8] = []

@@ -6,7 +6,7 @@ import Testing
 
 @testable import RecordingReport
 
-@Suite struct RecordingReportBuilderTests {
+@Suite(.offThePool) struct RecordingReportBuilderTests {
     static let startedAt = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// A directory with a manifest of one participant and their WAV of `pattern`.

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RecordingReport
 
-@Suite struct VoiceActivityDetectorTests {
+@Suite(.offThePool) struct VoiceActivityDetectorTests {
     static func detect(_ samples: [Int16], chunk: Int = 960) -> VoiceActivityDetector {
         var detector = VoiceActivityDetector(sampleRate: 48_000)
         var start = 0
