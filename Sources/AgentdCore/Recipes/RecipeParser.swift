@@ -165,9 +165,11 @@ package enum RecipeParser {
         var limits = RecordingLimits(maxDuration: try fields.number("max_duration", in: 0...JobDuration.maximumSeconds, exclusiveLower: true))
         switch fields.object["max_bytes"] {
         case nil: break
-        case .string(let text)? where RecordingLimits.bytes(parsing: text) != nil: limits.maxBytes = RecordingLimits.bytes(parsing: text)
         case .string(let text)?:
-            throw .invalid(path: fields.child("max_bytes"), message: "expected \(RecordingLimits.bytesRule), got \"\(text.prefix(40))\"")
+            guard let bytes = RecordingLimits.bytes(parsing: text) else {
+                throw .invalid(path: fields.child("max_bytes"), message: "expected \(RecordingLimits.bytesRule), got \"\(text.prefix(40))\"")
+            }
+            limits.maxBytes = bytes
         default: limits.maxBytes = try fields.integer("max_bytes", in: 1...Int(RecordingLimits.maximumBytes)).map(Int64.init)
         }
         if let idle = try fields.number("idle_timeout", in: 0...JobDuration.maximumSeconds), idle > 0 { limits.idleTimeout = idle }

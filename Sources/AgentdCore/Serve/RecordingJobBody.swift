@@ -91,7 +91,9 @@ package enum RecordingJobBody {
         switch object["max_bytes"] {
         case nil, .null?: break
         case .integer(let bytes)? where bytes > 0 && bytes <= RecordingLimits.maximumBytes: limits.maxBytes = bytes
-        case .string(let text)? where RecordingLimits.bytes(parsing: text) != nil: limits.maxBytes = RecordingLimits.bytes(parsing: text)
+        case .string(let text)?:
+            guard let bytes = RecordingLimits.bytes(parsing: text) else { throw .badRequest("max_bytes must be \(RecordingLimits.bytesRule)") }
+            limits.maxBytes = bytes
         default: throw .badRequest("max_bytes must be \(RecordingLimits.bytesRule)")
         }
         let refusal = "idle_timeout must be \(RecordingLimits.idleTimeoutRule)"
