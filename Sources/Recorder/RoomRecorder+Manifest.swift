@@ -28,7 +28,7 @@ extension RoomRecorder {
                 files.append(file)
             }
         }
-        if let compositor { files.append(compositor.manifestFile(bytes: fileBytes(RoomCompositor.fileName))) }
+        if let compositor { files += compositor.manifestFiles(bytes: fileBytes) }
         if dataLog != nil || dataError != nil {
             var file = RecordingManifest.File(path: "data.jsonl", format: "data", startMs: 0, bytes: fileBytes("data.jsonl"))
             file.error = dataError
@@ -63,7 +63,7 @@ extension RoomRecorder {
 
     func publishBytes() {
         let paths = recordings.flatMap(\.filePaths) + (mixer != nil && formats.contains(.mix) ? mixParts.map(\.name) : [])
-            + (dataLog != nil ? ["data.jsonl"] : []) + (compositor != nil ? [RoomCompositor.fileName] : [])
+            + (dataLog != nil ? ["data.jsonl"] : []) + (compositor?.fileNames ?? [])
         let total = paths.compactMap(fileBytes).reduce(0, +)
         published.withLock { $0.bytesWritten = total }
     }

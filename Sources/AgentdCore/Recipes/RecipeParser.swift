@@ -178,7 +178,12 @@ package enum RecipeParser {
         let notice = try fields.string("notice", matching: { RecordingNotice(rawValue: $0) != nil }, expected: RecordingNotice.rule)
             .flatMap(RecordingNotice.init(rawValue:))
         var settings = Recipe.RecordSettings(formats: formats, out: try fields.string("out"), limits: limits, segments: segments, notice: notice)
-        if let composite = fields.object["composite"] { settings.composite = try self.composite(composite, at: fields.child("composite")) }
+        if let composite = fields.object["composite"] {
+            guard formats.contains(RecordingFormats.Format.composite.rawValue) else {
+                throw .invalid(path: fields.child("composite"), message: "sets room.webm, which only formats with \"composite\" writes")
+            }
+            settings.composite = try self.composite(composite, at: fields.child("composite"))
+        }
         return settings
     }
 

@@ -29,10 +29,14 @@ package enum RecordingJobBody {
         let create = try self.create(object["create"]) ?? false
         let directory = try self.directory(try string(object, "out"), room: room, root: settings.outputRoot, startedAt: startedAt)
         let display = try self.display(object) ?? RecordingRequest.defaultDisplay
+        let formats = try self.formats(object["formats"])
+        if object["composite"].map({ $0 != .null }) == true, !formats.contains(.composite) {
+            throw .badRequest("composite sets room.webm, which only formats with composite writes")
+        }
         return RecordingRequest(
             server: server.absoluteString, room: room, display: display,
             credentials: RoomCredentials(token: try string(object, "token"), pin: try string(object, "pin")), create: create, duration: duration,
-            limits: limits, segments: segments, notice: notice, formats: try formats(object["formats"]), directory: directory, existing: .refuse, startedAt: startedAt,
+            limits: limits, segments: segments, notice: notice, formats: formats, directory: directory, existing: .refuse, startedAt: startedAt,
             composite: try composite(object["composite"]))
     }
 

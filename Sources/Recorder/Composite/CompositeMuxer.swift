@@ -7,6 +7,12 @@
 /// Should one track stall for more than ``maximumSkewMs`` (a failed mix), the other is written
 /// anyway, so memory stays bounded; late packets are still written at their own times
 /// (Matroska needs order within a track, not across tracks).
+///
+/// **Segments** (`--segment`): the first video keyframe at or after a segment boundary closes
+/// the part being written and opens the next (`room.part2.webm`, ...); the compositor forces a
+/// keyframe there, so the cut is on the boundary's frame. Audio packets go to the part open when
+/// they are written: by the interleaving above, those before the cut are already in the earlier
+/// part. Each part's timestamps count from its own start, so it plays on its own.
 final class CompositeMuxer {
     struct Packet {
         var ms: Int64
@@ -14,10 +20,24 @@ final class CompositeMuxer {
         var isKeyframe: Bool
     }
 
+    /// A finished part: its number (1: room.webm) and span on the recording's timeline.
+    struct Part: Sendable, Equatable {
+        var number: Int
+        var startMs: Int64
+        var durationMs: Int64
+    }
+
     let videoTrack: UInt8
     let audioTrack: UInt8
     let maximumSkewMs: Int64
-    private let writer: WebMWriter
+    private var writer: WebMWriter
+    private let segments: RecordingSegments?
+    /// Makes the writer of part N (2, 3, ...) with the same tracks.
+    private let openPart: ((Int) throws -> WebMWriter)?
+    /// Parts closed so far, in order.
+    private(set) var finishedParts: [Part] = []
+    private(set) var partStartMs: Int64 = 0
+    private var partSegment: Int64 = 0
     private var video: [Packet] = []
     private var audio: [Packet] = []
     private var videoDoneMs: Int64 = .min
@@ -25,14 +45,19 @@ final class CompositeMuxer {
     private(set) var videoFramesWritten: Int64 = 0
     private(set) var audioPacketsWritten: Int64 = 0
 
-    init(writer: WebMWriter, videoTrack: UInt8, audioTrack: UInt8, maximumSkewMs: Int64 = 5000) {
+    init(writer: WebMWriter, videoTrack: UInt8, audioTrack: UInt8, maximumSkewMs: Int64 = 5000,
+         segments: RecordingSegments? = nil, openPart: ((Int) throws -> WebMWriter)? = nil) {
         self.writer = writer
+        self.segments = openPart == nil ? nil : segments
+        self.openPart = openPart
         self.videoTrack = videoTrack
         self.audioTrack = audioTrack
         self.maximumSkewMs = maximumSkewMs
     }
 
-    var bytesWritten: Int64 { writer.bytesWritten }
+    /// The part being written (1: room.webm).
+    var partNumber: Int { finishedParts.count + 1 }
+    /// The open part's duration.
     var durationMs: Int64 { writer.durationMs }
 
     func addVideo(_ packet: Packet) throws {
@@ -76,17 +101,31 @@ final class CompositeMuxer {
         while true {
             let nextVideo = video.first, nextAudio = audio.first
             if let nextVideo, nextVideo.ms <= (nextAudio?.ms ?? audioDoneMs) || isStalled(behind: audioDoneMs, newest: video.last?.ms) {
-                try writer.write(track: videoTrack, timestampMs: nextVideo.ms, keyframe: nextVideo.isKeyframe, frame: nextVideo.bytes)
+                if nextVideo.isKeyframe { try cutIfDue(atMs: nextVideo.ms) }
+                try writer.write(track: videoTrack, timestampMs: nextVideo.ms - partStartMs, keyframe: nextVideo.isKeyframe, frame: nextVideo.bytes)
                 video.removeFirst()
                 videoFramesWritten += 1
             } else if let nextAudio, nextAudio.ms < (nextVideo?.ms ?? videoDoneMs) || isStalled(behind: videoDoneMs, newest: audio.last?.ms) {
-                try writer.write(track: audioTrack, timestampMs: nextAudio.ms, keyframe: true, frame: nextAudio.bytes)
+                try writer.write(track: audioTrack, timestampMs: max(0, nextAudio.ms - partStartMs), keyframe: true, frame: nextAudio.bytes)
                 audio.removeFirst()
                 audioPacketsWritten += 1
             } else {
                 return
             }
         }
+    }
+
+    /// Starts the next part at a keyframe at `ms` when `ms` is in a later segment than the
+    /// open part's.
+    private func cutIfDue(atMs ms: Int64) throws {
+        guard let segments, let openPart, ms > partStartMs else { return }
+        let segment = segments.index(ofMs: ms)
+        guard segment > partSegment else { return }
+        finishedParts.append(Part(number: partNumber, startMs: partStartMs, durationMs: ms - partStartMs))
+        try writer.close()
+        writer = try openPart(partNumber)
+        partStartMs = ms
+        partSegment = segment
     }
 
     /// The other track is more than ``maximumSkewMs`` behind this one's newest packet.

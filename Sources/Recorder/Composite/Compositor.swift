@@ -25,6 +25,10 @@ import Agent
 /// tile with its aspect kept, and their name in a corner; one without (audio only, video not yet
 /// decoded, or stopped) shows their name on a plain tile.
 ///
+/// **Segments.** With `--segment`, the first frame at or after each boundary is encoded as a
+/// keyframe and starts the next part (``CompositeMuxer``): room.webm's parts are cut exactly on
+/// the frame grid, each playable on its own.
+///
 /// Not thread-safe: one queue owns it.
 final class Compositor {
     let settings: CompositeSettings
@@ -50,14 +54,22 @@ final class Compositor {
     private var audioStart: Int64 = 0
     private(set) var framesEncoded: Int64 = 0
     private var finished = false
+    private let segments: RecordingSegments?
+    /// The segment of the last frame encoded.
+    private var encodedSegment: Int64 = 0
 
     static let samplesPerPacket = 960
     static let background = (luma: UInt8(16), u: UInt8(128), v: UInt8(128))
     static let nameTile = (luma: UInt8(52), u: UInt8(138), v: UInt8(122))
     static let letterbox = (luma: UInt8(24), u: UInt8(128), v: UInt8(128))
 
-    init(sink: ByteSink, settings: CompositeSettings, maximumWaitMs: Int64 = 1000, staleAfterMs: Int64 = 2000) throws {
+    /// - Parameters:
+    ///   - segments: cut the file into parts (`--segment`); `openPartSink` makes the sink of part
+    ///     N (2, 3, ...). Without a sink maker the file is not cut.
+    init(sink: ByteSink, settings: CompositeSettings, maximumWaitMs: Int64 = 1000, staleAfterMs: Int64 = 2000,
+         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil) throws {
         self.settings = settings
+        self.segments = openPartSink == nil ? nil : segments
         grid = FrameGrid(framesPerSecond: settings.framesPerSecond)
         self.maximumWaitMs = maximumWaitMs
         self.staleAfterMs = staleAfterMs
@@ -66,14 +78,19 @@ final class Compositor {
             codec: .vp8, bitrate: settings.bitrate, framesPerSecond: settings.framesPerSecond,
             keyframeInterval: settings.framesPerSecond * 4, speed: 8, errorResilient: false, timebase: 1000))
         opus = try OpusEncoder(configuration: .init(channels: 1, application: .audio, bitrate: 48_000))
-        let writer = try WebMWriter(sink: sink, tracks: [
+        let tracks: [WebMTrack] = [
             .video(number: 1, codec: .vp8, width: settings.width, height: settings.height), .opus(number: 2, channels: 1),
-        ])
-        muxer = CompositeMuxer(writer: writer, videoTrack: 1, audioTrack: 2)
+        ]
+        let writer = try WebMWriter(sink: sink, tracks: tracks)
+        muxer = CompositeMuxer(writer: writer, videoTrack: 1, audioTrack: 2, segments: segments,
+                               openPart: openPartSink.map { open in { number in try WebMWriter(sink: open(number), tracks: tracks) } })
     }
 
-    var bytesWritten: Int64 { muxer.bytesWritten }
+    /// The open part's duration.
     var durationMs: Int64 { muxer.durationMs }
+    /// The parts closed so far and the open one's number and start.
+    var finishedParts: [CompositeMuxer.Part] { muxer.finishedParts }
+    var openPart: (number: Int, startMs: Int64) { (muxer.partNumber, muxer.partStartMs) }
     var framesUndecodable: Int64 { roster.reduce(0) { $0 + $1.framesUndecodable } + retiredUndecodable }
     private var retiredUndecodable: Int64 = 0
 
@@ -202,6 +219,10 @@ final class Compositor {
         // Pictures of those not on screen are let go as time passes them, too.
         for stay in roster where !visible.contains(where: { $0 === stay }) {
             _ = stay.pictures.picture(forFrame: index, maximumAgeMs: 0)
+        }
+        if let segments, segments.index(ofMs: time) > encodedSegment {
+            encodedSegment = segments.index(ofMs: time)
+            encoder.forceKeyframe()
         }
         for frame in try encoder.encode(canvas, pts: time) {
             try muxer.addVideo(.init(ms: time, bytes: frame.data, isKeyframe: frame.isKeyframe))

@@ -35,7 +35,11 @@ public final class RoomCompositor: @unchecked Sendable {
 
     struct Status: Sendable {
         var framesEncoded: Int64 = 0
+        /// The open part's duration, number and start; the parts before it.
         var durationMs: Int64 = 0
+        var partNumber = 1
+        var partStartMs: Int64 = 0
+        var finishedParts: [CompositeMuxer.Part] = []
         var framesUndecodable: Int64 = 0
         var error: String?
     }
@@ -48,10 +52,11 @@ public final class RoomCompositor: @unchecked Sendable {
     private var compositor: Compositor?
     private var failed = false
 
-    /// Creates `room.webm` at `path`. A file that cannot be created is an error in the manifest
-    /// entry (and `reportError`), not a thrown one: the rest of the recording goes on.
-    public convenience init(path: String, settings: CompositeSettings, queueCapacity: Int = defaultQueueCapacity,
-                            reportError: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// Creates `room.webm` at `path`, and with `segments` its parts beside it (`room.part2.webm`,
+    /// ...). A file that cannot be created is an error in the manifest entry (and
+    /// `reportError`), not a thrown one: the rest of the recording goes on.
+    public convenience init(path: String, settings: CompositeSettings, segments: RecordingSegments? = nil,
+                            queueCapacity: Int = defaultQueueCapacity, reportError: @escaping @Sendable (String) -> Void = { _ in }) {
         let sink: ByteSink?
         var failure: String?
         do {
@@ -60,12 +65,14 @@ public final class RoomCompositor: @unchecked Sendable {
             sink = nil
             failure = "\(error)"
         }
-        self.init(sink: sink, settings: settings, queueCapacity: queueCapacity, failure: failure, reportError: reportError)
+        self.init(sink: sink, settings: settings, queueCapacity: queueCapacity, failure: failure, reportError: reportError,
+                  segments: segments, openPartSink: { number in try FileByteSink(path: RecordingSegments.partPath(path, number: number)) })
     }
 
     /// The same over any sink (tests write to memory).
     init(sink: ByteSink?, settings: CompositeSettings, queueCapacity: Int = defaultQueueCapacity, failure: String? = nil,
-         reportError: @escaping @Sendable (String) -> Void = { _ in }) {
+         reportError: @escaping @Sendable (String) -> Void = { _ in },
+         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil) {
         self.settings = settings
         self.queueCapacity = max(1, queueCapacity)
         self.reportError = reportError
@@ -73,7 +80,7 @@ public final class RoomCompositor: @unchecked Sendable {
         var failure = failure
         if let sink, failure == nil {
             do {
-                compositor = try Compositor(sink: sink, settings: settings)
+                compositor = try Compositor(sink: sink, settings: settings, segments: segments, openPartSink: openPartSink)
             } catch {
                 failure = "\(error)"
             }
@@ -128,18 +135,32 @@ public final class RoomCompositor: @unchecked Sendable {
     func suspend() { queue.suspend() }
     func resume() { queue.resume() }
 
-    /// room.webm's manifest entry: VP8 at the composite's size and the mix as mono Opus.
-    public func manifestFile(bytes: Int64?) -> RecordingManifest.File {
+    /// room.webm and its parts, in order (`room.webm`, `room.part2.webm`, ...).
+    public var fileNames: [String] {
+        let count = status.withLock { $0.partNumber }
+        return (1...max(1, count)).map { RecordingSegments.partPath(Self.fileName, number: $0) }
+    }
+
+    /// room.webm's manifest entries, one per part: VP8 at the composite's size and the mix as
+    /// mono Opus. The error and the drop count are on the last part (the one being written).
+    public func manifestFiles(bytes: (String) -> Int64?) -> [RecordingManifest.File] {
         let snapshot = status.withLock { $0 }
-        var file = RecordingManifest.File(
-            path: Self.fileName, format: RecordingFormats.Format.composite.rawValue, startMs: 0,
-            tracks: [.init(kind: .video, codec: MediaCodec.vp8.name, width: settings.width, height: settings.height),
-                     .init(kind: .audio, codec: MediaCodec.opus.name, channels: 1, sampleRate: 48_000)],
-            bytes: bytes, durationMs: snapshot.durationMs)
-        file.container = MatroskaDocType.webm.rawValue
-        file.error = snapshot.error
-        file.framesDropped = framesDropped
-        return file
+        let spans = snapshot.finishedParts.map { ($0.number, $0.startMs, $0.durationMs) }
+            + [(snapshot.partNumber, snapshot.partStartMs, snapshot.durationMs)]
+        return spans.map { number, startMs, durationMs in
+            let path = RecordingSegments.partPath(Self.fileName, number: number)
+            var file = RecordingManifest.File(
+                path: path, format: RecordingFormats.Format.composite.rawValue, startMs: startMs,
+                tracks: [.init(kind: .video, codec: MediaCodec.vp8.name, width: settings.width, height: settings.height),
+                         .init(kind: .audio, codec: MediaCodec.opus.name, channels: 1, sampleRate: 48_000)],
+                bytes: bytes(path), durationMs: durationMs)
+            file.container = MatroskaDocType.webm.rawValue
+            if number == snapshot.partNumber {
+                file.error = snapshot.error
+                file.framesDropped = framesDropped
+            }
+            return file
+        }
     }
 
     // MARK: Composite queue
@@ -167,10 +188,14 @@ public final class RoomCompositor: @unchecked Sendable {
             fail("\(error)")
         }
         let (frames, duration, undecodable) = (compositor.framesEncoded, compositor.durationMs, compositor.framesUndecodable)
+        let (parts, open) = (compositor.finishedParts, compositor.openPart)
         status.withLock {
             $0.framesEncoded = frames
             $0.durationMs = duration
             $0.framesUndecodable = undecodable
+            $0.finishedParts = parts
+            $0.partNumber = open.number
+            $0.partStartMs = open.startMs
         }
     }
 

@@ -2,15 +2,14 @@ import Recorder
 
 extension RecordPlan {
     /// `--composite-size WxH`, `--composite-fps N`, `--composite-layout grid|speaker`, each a
-    /// usage error (exit 2) naming its flag when it does not fit.
-    static func compositeSettings(_ arguments: ParsedArguments) throws -> CompositeSettings {
+    /// usage error (exit 2) naming its flag when it does not fit, or when `formats` has no
+    /// composite (the flag would change nothing: a typo in --formats, most likely).
+    static func compositeSettings(_ arguments: ParsedArguments, formats: RecordingFormats) throws -> CompositeSettings {
         var settings = CompositeSettings()
-        let flags: [(name: String, expected: String)] = [
-            ("composite-size", "WxH with even numbers from 64x64 to 3840x2160"),
-            ("composite-fps", "a whole number of frames per second from 1 to 60"),
-            ("composite-layout", "grid or speaker"),
-        ]
-        for flag in flags {
+        if !formats.contains(.composite), let flag = compositeFlags.first(where: { arguments.value($0.name) != nil }) {
+            throw UsageError.conflicting(option: flag.name, with: "formats", why: "it sets room.webm, which only --formats composite writes")
+        }
+        for flag in compositeFlags {
             guard let text = arguments.value(flag.name) else { continue }
             do {
                 switch flag.name {
@@ -24,4 +23,10 @@ extension RecordPlan {
         }
         return settings
     }
+
+    private static let compositeFlags: [(name: String, expected: String)] = [
+        ("composite-size", "WxH with even numbers from 64x64 to 3840x2160"),
+        ("composite-fps", "a whole number of frames per second from 1 to 60"),
+        ("composite-layout", "grid or speaker"),
+    ]
 }

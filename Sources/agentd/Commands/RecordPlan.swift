@@ -27,7 +27,7 @@ struct RecordPlan: Sendable {
         } else {
             formats = .default
         }
-        let composite = try Self.compositeSettings(arguments)
+        let composite = try Self.compositeSettings(arguments, formats: formats)
         let startedAt = Date()
         let out = arguments.value("out")
         if let out, out.isEmpty {

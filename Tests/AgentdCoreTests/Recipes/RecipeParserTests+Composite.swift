@@ -23,4 +23,10 @@ extension RecipeParserTests {
         let error = failure(#"{"name": "r", "role": "audience", "record": {"formats": ["composite"], "composite": \#(composite)}}"#)
         #expect(error?.path == path, "\(String(describing: error))")
     }
+
+    @Test func compositeSettingsWithoutTheCompositeFormatAreRefused() {
+        let error = failure(#"{"name": "r", "role": "audience", "record": {"formats": ["webm"], "composite": {"fps": 30}}}"#)
+        #expect(error?.path == "$.record.composite", "\(String(describing: error))")
+        #expect("\(String(describing: error))".contains("only formats with"))
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Agent
 import Testing
 
@@ -41,5 +42,15 @@ import Testing
             #expect(error.status == 400)
             #expect(error.message.hasPrefix(message), "\(error.message)")
         }
+    }
+
+    @Test func aCompositeObjectWithoutTheCompositeFormatIsABadRequest() throws {
+        let settings = ServeSettings(outputRoot: NSTemporaryDirectory(), maxJobs: 1, ice: RoomJoinPatch())
+        let body = try JSONValue(parsing: #"{"server": "ws://127.0.0.1:8188/", "room": "r", "formats": "webm,wav", "composite": {"fps": 30}}"#)
+        #expect(throws: APIError.badRequest("composite sets room.webm, which only formats with composite writes")) {
+            _ = try RecordingJobBody.request(body, settings: settings)
+        }
+        let with = try JSONValue(parsing: #"{"server": "ws://127.0.0.1:8188/", "room": "r", "formats": "webm,composite", "composite": {"fps": 30}}"#)
+        #expect(try RecordingJobBody.request(with, settings: settings).composite.framesPerSecond == 30)
     }
 }

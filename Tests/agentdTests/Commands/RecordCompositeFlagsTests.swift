@@ -35,4 +35,15 @@ import Testing
         #expect(code == .usage)
         #expect(output.stderr.hasPrefix("agentd: error: \(flag) '\(value)' is not "), "\(output.stderr)")
     }
+
+    @Test(arguments: ["--composite-size", "--composite-fps", "--composite-layout"])
+    func flagsWithoutTheCompositeFormatAreUsageErrors(flag: String) async {
+        let value = ["--composite-size": "640x360", "--composite-fps": "30", "--composite-layout": "speaker"][flag] ?? ""
+        for formats in [["--formats", "webm,wav"], []] {
+            let output = CapturedOutput()
+            let code = await output.tool().run(["record", "--server", "ws://h/", "--room", "r"] + formats + [flag, value])
+            #expect(code == .usage)
+            #expect(output.stderr.hasPrefix("agentd: error: \(flag) cannot be combined with --formats"), "\(output.stderr)")
+        }
+    }
 }

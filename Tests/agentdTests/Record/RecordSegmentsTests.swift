@@ -16,7 +16,8 @@ struct RecordSegmentsTests {
             let publisher = try await RecordChangesTests.publisher(lab, room: room, display: "cutter", seconds: 60)
             defer { publisher.terminate() }
             let recording = try RecordLimitsTests.record(
-                lab, room: room, out: out, ["--segment", "5", "--duration", "17", "--formats", "webm,wav,ogg,mix"])
+                lab, room: room, out: out, ["--segment", "5", "--duration", "17", "--formats", "webm,wav,ogg,mix,composite",
+                                           "--composite-size", "320x180"])
             defer { recording.terminate() }
             try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
             #expect(recording.exitStatus == 0, "\(recording.stderr)")
@@ -32,6 +33,7 @@ struct RecordSegmentsTests {
                 print("RecordSegments: \(format): \(times(parts(files, format)))")
             }
             print("RecordSegments: mix: \(times(parts(roomFiles, "mix")))")
+            print("RecordSegments: composite: \(times(parts(roomFiles, "composite")))")
             #expect(parts(files, "webm").compactMap { $0["path"] as? String } == ["cutter.webm", "cutter.part2.webm", "cutter.part3.webm", "cutter.part4.webm"])
             // WAVs (the participant's and the mix) exactly at the boundaries, to the recording's end.
             let duration = manifest["duration_ms"] as? Int ?? -1
@@ -40,6 +42,12 @@ struct RecordSegmentsTests {
                 #expect(times(wavs).map(\.end) == [5000, 10_000, 15_000, duration], "\(times(wavs))")
             }
             #expect(parts(files, "ogg").count == 4)
+            // room.webm is cut on its own frame grid, exactly at the boundaries.
+            let composite = times(parts(roomFiles, "composite"))
+            #expect(composite.map(\.path) == ["room.webm", "room.part2.webm", "room.part3.webm", "room.part4.webm"])
+            #expect(composite.map(\.start) == [0, 5000, 10_000, 15_000], "\(composite)")
+            #expect(zip(composite, composite.dropFirst()).allSatisfy { $0.end == $1.start }, "\(composite)")
+            #expect(abs((composite.last?.end ?? 0) - duration) <= 100, "\(composite) for \(duration) ms")
             // WebM and Opus parts follow each other: no gap over 100 ms (a part may overlap the one
             // before by what the muxer's reorder window held, video arriving behind audio).
             for format in ["webm", "ogg"] {

@@ -1,0 +1,63 @@
+import Agent
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Recorder
+
+/// room.webm with `--segment`: cut into parts on the frame grid at each boundary, each part
+/// starting with a keyframe, playable on its own, and listed in the manifest end to end.
+@Suite(.offThePool) struct RoomCompositorSegmentTests {
+    @Test func partsAreCutAtEachBoundaryAndPlayOnTheirOwn() async throws {
+        var script = RoomEventScript()
+        script.join("1", "Red", atMs: 0)
+        try script.audio("1", frequency: 440, fromMs: 0, toMs: 3500, senderReportFrom: 0)
+        script.video("1", frames: try RoomCompositorTests.solidVideo(RoomCompositorTests.red, count: 105), fromMs: 0)
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let settings = try CompositeSettings(width: 320, height: 180, framesPerSecond: 15)
+        let recorder = try RoomRecorder(directory: RecordingDirectory(path: directory.path), room: "demo", server: "ws://10.77.0.2:8188/",
+                                        formats: RecordingFormats([.composite]), startedAt: RoomEventScript.startedAt, queueCapacity: 100_000,
+                                        segments: RecordingSegments(seconds: 1), composite: settings)
+        for event in script.events { recorder.submit(event) }
+        let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 3500))
+        #expect(recorder.outputError == nil)
+
+        let parts = manifest.files.filter { $0.format == "composite" }
+        #expect(parts.map(\.path) == ["room.webm", "room.part2.webm", "room.part3.webm", "room.part4.webm"])
+        #expect(parts.map(\.startMs) == [0, 1000, 2000, 3000])
+        for (part, next) in zip(parts, parts.dropFirst()) {
+            #expect(part.endMs == next.startMs, "\(part.path) ends where \(next.path) starts")
+        }
+        #expect(parts.last?.endMs.map { abs($0 - 3500) <= 70 } == true, "\(String(describing: parts.last?.endMs))")
+        #expect(parts.allSatisfy { $0.error == nil && ($0.bytes ?? 0) > 0 })
+
+        for part in parts {
+            let path = directory.file(part.path)
+            let webm = try await RoomRecorderTests.inspectWebM(path)
+            #expect(webm.streams == ["opus", "vp8,320,180"], "\(part.path)")
+            #expect(webm.decodeErrors == "", "\(part.path)")
+            // Each part opens on a keyframe at its own t=0 and shows Red throughout.
+            let keys = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                              "frame=key_frame,best_effort_timestamp_time", "-of", "csv=p=0", path])
+                .output.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+            #expect(keys.first == ["1", "0.000000"], "\(part.path): first frame \(String(describing: keys.first))")
+            let expectedFrames = part.path == "room.part4.webm" ? 8 : 15
+            #expect(abs(keys.count - expectedFrames) <= 1, "\(part.path): \(keys.count) frames")
+            let frames = try await RoomCompositorTests.decodedFrames(path, width: 320, height: 180)
+            let layout = TileLayout(layout: .grid, canvasWidth: 320, canvasHeight: 180, participants: ["Red"], speaker: nil)
+            let tile = try #require(layout.tile(named: "Red")).region
+            if let last = frames.last {
+                try RoomCompositorTests.expectColour(last.frame, RoomCompositorTests.pictureCentre(in: tile), RoomCompositorTests.red,
+                                                     "\(part.path)'s last picture")
+            }
+            // The mix's tone is in every part.
+            let pcm = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:a", "-f", "s16le", "-ac", "1",
+                                                            "-ar", "48000", "-"]).data
+            let samples: [Int16] = pcm.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+            let seconds = Double(samples.count) / 48_000
+            #expect(abs(seconds * 1000 - Double(part.durationMs ?? 0)) <= 60, "\(part.path): \(seconds) s of audio")
+            #expect(goertzel(samples.dropFirst(4800).prefix(9600), frequency: 440) > 1000, "\(part.path) has the tone")
+        }
+    }
+}
