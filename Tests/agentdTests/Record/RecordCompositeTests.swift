@@ -146,12 +146,17 @@ struct RecordCompositeTests {
         let room = LabEnvironment.freshRoom("composite-sync")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-composite-sync-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
+        // A 25 fps source pulsing every 2040 ms (51 frames) into a 30 fps composite: every source
+        // picture shows (its 40 ms beats the output's 33.3 ms spacing), its one white frame
+        // included, and each pulse falls 6.7 ms later on the output grid than the one before. Each
+        // pair's offset is the systematic A/V offset plus where the flash fell on the grid (the
+        // first output frame nearest the white picture: -20 to +13.3 ms); over 9 pulses the grid
+        // part averages out (to about -3 ms), so the mean measures the sync itself. (A 30 fps
+        // source into a 30 fps composite puts every flash at the same grid phase: the mean would
+        // be the sync plus one fixed draw of up to ±16.7 ms.)
         let metronome = try await publisher(lab, room: room, display: "metronome", create: true,
-                                            extra: ["--sync-pulse-ms", "2000"])
+                                            extra: ["--sync-pulse-ms", "2040", "--fps", "25"])
         defer { metronome.terminate() }
-        // At 30 fps every picture of the 30 fps source is shown, its one white frame included (at
-        // the default 15 fps only the nearest picture to each output time is, so a one-frame
-        // flash shows at about every other pulse, and fewer under load): 20 s, 10 pulses.
         let recording = try record(lab, room: room, out: out, seconds: 20, extra: ["--composite-fps", "30"])
         defer { recording.terminate() }
         try await pollUntil(timeout: .seconds(60), "agentd record to finish") { !recording.isRunning }
@@ -163,12 +168,12 @@ struct RecordCompositeTests {
         for pair in pairs {
             print(String(format: "RecordComposite: beep %.4f s, white %.4f s, offset %+.1f ms", pair.audioSeconds, pair.videoSeconds, pair.offsetMs))
         }
-        try #require(pairs.count >= 6, "only \(pairs.count) pairs (beeps \(beeps), whites \(whites), \(times.count) frames)")
+        try #require(pairs.count >= 7, "only \(pairs.count) pairs (beeps \(beeps), whites \(whites), \(times.count) frames)")
         let mean = pairs.map(\.offsetMs).reduce(0, +) / Double(pairs.count)
         print(String(format: "RecordComposite: mean A/V offset %+.1f ms over %d pairs", mean, pairs.count))
         #expect(abs(mean) <= 20, "mean A/V offset \(mean) ms")
-        // Each shown white picture is the source's nearest to its output time (within 17 ms at
-        // 30 fps), plus the marker analysis's own resolution.
+        // Each shown white picture is the first output frame nearest it (20 ms before to 13.3 ms
+        // after it), plus the sync and the marker analysis's own resolution.
         #expect(pairs.allSatisfy { abs($0.offsetMs) <= 40 }, "\(pairs.map(\.offsetMs))")
     }
 
