@@ -53,8 +53,14 @@ class ToneTrack(MediaStreamTrack):
     BEEP_MS = 50
 
     def __init__(self, hz: float = 440.0, rate: int = 48000, ptime: float = 0.02, amplitude: float = 0.3,
-                 start: MediaStart | None = None, pulse_ms: int = 0, gate_ms: tuple[int, int] = (0, 0)):
+                 start: MediaStart | None = None, pulse_ms: int = 0, gate_ms: tuple[int, int] = (0, 0),
+                 schedule: tuple[list[tuple[int, int]], int, float] | None = None):
         super().__init__()
+        # (on intervals in ms within the period, period ms, epoch in Unix seconds): the tone
+        # sounds where the wall-clock time since the epoch, modulo the period, is in an interval;
+        # silence before the epoch. Publishers given one epoch take turns on one clock.
+        self.schedule = schedule
+        self._wall_start: float | None = None
         self.hz = hz
         self.rate = rate
         self.samples = int(rate * ptime)
@@ -94,6 +100,16 @@ class ToneTrack(MediaStreamTrack):
             wave = np.sin(2 * np.pi * phase)
             if self.gate[0] > 0:
                 wave = np.where(np.mod(n, self.gate[0] + self.gate[1]) < self.gate[0], wave, 0.0)
+            if self.schedule is not None:
+                if self._wall_start is None:
+                    self._wall_start = time.time() - (time.monotonic() - self._start)
+                intervals, period, epoch = self.schedule
+                since_ms = (self._wall_start + n / self.rate - epoch) * 1000.0
+                at = np.mod(since_ms, period)
+                on = np.zeros(len(n), dtype=bool)
+                for begin, end in intervals:
+                    on |= (at >= begin) & (at < end)
+                wave = np.where(on & (since_ms >= 0), wave, 0.0)
             pcm = (self.amplitude * 32767 * wave).astype(np.int16)
         frame = av.AudioFrame.from_ndarray(np.repeat(pcm, 2).reshape(1, -1), format="s16", layout="stereo")
         frame.sample_rate = self.rate

@@ -64,6 +64,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--tone-pattern", default="", metavar="ON_MS,OFF_MS",
                    help="sound the tone ON_MS, then silence OFF_MS, repeating from the first audio frame "
                         "(default: always on); the recording report's speech detection is checked against it")
+    p.add_argument("--tone-schedule", default="", metavar="A-B,C-D/PERIOD@EPOCH",
+                   help="the tone sounds in the intervals A-B, C-D (ms) of each PERIOD ms counted on the wall clock from "
+                        "EPOCH (Unix seconds), silence before the epoch and elsewhere: publishers given one epoch take turns")
     p.add_argument("--no-audio", action="store_true")
     p.add_argument("--no-video", action="store_true")
     p.add_argument("--video-codec", choices=["vp8", "vp9", "h264"], help="offer only this video codec (default: aiortc's order, VP8 first)")
@@ -108,6 +111,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         if on_ms <= 0 or off_ms <= 0:
             p.error("--tone-pattern times must be positive")
         args.gate = (on_ms, off_ms)
+    args.schedule = None
+    if args.tone_schedule:
+        try:
+            spans, rest = args.tone_schedule.split("/")
+            period, epoch = rest.split("@")
+            intervals = [tuple(int(v) for v in span.split("-")) for span in spans.split(",")]
+            args.schedule = (intervals, int(period), float(epoch))
+        except ValueError:
+            p.error(f"--tone-schedule must be A-B,C-D/PERIOD@EPOCH, got {args.tone_schedule!r}")
+        if args.schedule[1] <= 0 or any(len(i) != 2 or not 0 <= i[0] < i[1] <= args.schedule[1] for i in intervals):
+            p.error("--tone-schedule intervals must be within the period")
     return args
 
 
@@ -133,7 +147,8 @@ def add_synthetic_media(pc: RTCPeerConnection, args: argparse.Namespace) -> Call
     --data-interval-ms. Returns what stops the data sender."""
     start = MediaStart() if args.sync_pulse_ms > 0 else None
     if not args.no_audio:
-        pc.addTrack(ToneTrack(args.tone, start=start, pulse_ms=args.sync_pulse_ms, gate_ms=getattr(args, "gate", (0, 0))))
+        pc.addTrack(ToneTrack(args.tone, start=start, pulse_ms=args.sync_pulse_ms, gate_ms=getattr(args, "gate", (0, 0)),
+                              schedule=getattr(args, "schedule", None)))
     resize_task: asyncio.Task | None = None
     if not args.no_video:
         square = SquareTrack(args.width, args.height, args.fps, start=start, pulse_ms=args.sync_pulse_ms,

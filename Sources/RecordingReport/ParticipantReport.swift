@@ -1,3 +1,4 @@
+import Agent
 import Recorder
 
 /// One participant's part of report.json (``RecordingReport``).

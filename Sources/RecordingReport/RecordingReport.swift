@@ -1,3 +1,4 @@
+import Agent
 import Foundation
 import Recorder
 

@@ -1,3 +1,4 @@
+import Agent
 import Foundation
 
 /// The report's timeline picture, as SVG: one row (`<g class="participant-row">`) per

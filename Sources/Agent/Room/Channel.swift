@@ -52,6 +52,8 @@ public actor Channel {
     private var host: (any RoomSession)?
     private var published: RoomPublication?
     private var statisticsTimer: LoopTimer?
+    /// Evaluates the active speakers (with ``ChannelOptions/detectsActiveSpeakers``).
+    private var speakersTimer: LoopTimer?
     private var tokenWarning: Task<Void, Never>?
     private var delegateTask: Task<Void, Never>?
     private var closed = false
@@ -66,7 +68,8 @@ public actor Channel {
         self.platform = platform
         let buffer = EventBuffer<ChannelEvent>()
         events = buffer.stream
-        core = ChannelCore(room: join.room ?? "", statsInterval: options.statsInterval, rawSink: options.roomEventSink, events: buffer)
+        core = ChannelCore(room: join.room ?? "", statsInterval: options.statsInterval, rawSink: options.roomEventSink, events: buffer,
+                           speakers: options.detectsActiveSpeakers ? ChannelSpeakers() : nil)
     }
 
     deinit {
@@ -195,6 +198,8 @@ public actor Channel {
     private func stopSources() async {
         statisticsTimer?.cancel()
         statisticsTimer = nil
+        speakersTimer?.cancel()
+        speakersTimer = nil
         tokenWarning?.cancel()
         tokenWarning = nil
         await listener?.teardown()
@@ -255,6 +260,9 @@ public actor Channel {
     private func startStatistics() {
         let core = self.core
         statisticsTimer = loop.scheduleRepeating(every: options.statsInterval) { core.reportStatistics() }
+        if core.speakers != nil {
+            speakersTimer = loop.scheduleRepeating(every: .milliseconds(50)) { core.evaluateSpeakers() }
+        }
     }
 
     /// Asks the sender of a participant's track for a keyframe (PLI, then FIR while none comes),

@@ -34,9 +34,12 @@ final class ChannelCore: Sendable {
     private let state = Mutex(State())
     /// Asks a remote participant's sender for a keyframe (set by the channel's receive path).
     private let keyframeRequester = Mutex<LockedCallback<@Sendable (String, MediaKind) -> Void>?>(nil)
+    /// Active speaker detection, when the options ask for it.
+    let speakers: ChannelSpeakers?
 
     init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, events: EventBuffer<ChannelEvent>,
-         lanes: WorkerLanes? = .shared) {
+         lanes: WorkerLanes? = .shared, speakers: ChannelSpeakers? = nil) {
+        self.speakers = speakers
         self.room = room
         self.statsInterval = statsInterval
         self.rawSink = rawSink
@@ -109,7 +112,24 @@ final class ChannelCore: Sendable {
                 room: room, users: mapper.presentUsers, tracks: { mapper.track(of: $0, kind: $1) }, published: published, now: now,
                 date: date, interval: statsInterval)
             report.events = eventCounts(in: state)
+            if let speakers {
+                for (index, participant) in report.participants.enumerated() {
+                    for (trackIndex, track) in participant.tracks.enumerated() where track.kind == .audio {
+                        report.participants[index].tracks[trackIndex].speakingTime = speakers.speakingTime(of: participant.user.id) ?? .zero
+                    }
+                }
+            }
             yield(.statsReport(report), in: state)
+        }
+    }
+
+    /// Re-evaluates the active speakers (on a timer) and reports a change.
+    func evaluateSpeakers() {
+        guard let speakers else { return }
+        state.withLock { state in
+            guard !state.finished, state.held == nil, let ranking = speakers.evaluate(atMs: speakers.nowMs) else { return }
+            let users = ranking.compactMap { state.mapper.users[$0] }
+            yield(.activeSpeakersChanged(users), in: state)
         }
     }
 
@@ -164,8 +184,10 @@ final class ChannelCore: Sendable {
                 track.setKeyframeHandler { [weak self] in self?.requestKeyframe(participantID: id, kind: kind) }
                 // Before any frame can find the track: frames look it up under this same lock.
                 if let lanes { track.runSinks(on: lanes.nextLane()) }
+                if kind == .audio, let sink = speakers?.sink(for: id) { track.add(sink) }
             case .trackUnsubscribed(let user, let track):
                 state.collector.trackEnded(.init(participantID: user.id, kind: track.kind))
+                if track.kind == .audio { speakers?.remove(user.id) }
                 // Its sinks end with it (idempotent; the sinks are called outside their lock).
                 track.finish()
             default:

@@ -23,6 +23,7 @@ public protocol ChannelDelegate: AnyObject, Sendable {
     func channel(_ channel: Channel, statsReport report: ChannelStatistics) async
     /// The delegate fell so far behind that `count` events were discarded (``ChannelEvent/eventsLost(count:)``).
     func channel(_ channel: Channel, eventsLost count: Int) async
+    func channel(_ channel: Channel, activeSpeakersChanged speakers: [User]) async
 }
 
 extension ChannelDelegate {
@@ -35,6 +36,7 @@ extension ChannelDelegate {
     public func channel(_ channel: Channel, tokenWillExpireAt expiry: Date) async {}
     public func channel(_ channel: Channel, statsReport report: ChannelStatistics) async {}
     public func channel(_ channel: Channel, eventsLost count: Int) async {}
+    public func channel(_ channel: Channel, activeSpeakersChanged speakers: [User]) async {}
 
     /// Calls the method for `event`.
     func dispatch(_ event: ChannelEvent, from channel: Channel) async {
@@ -48,6 +50,7 @@ extension ChannelDelegate {
         case .tokenWillExpire(let expiry): await self.channel(channel, tokenWillExpireAt: expiry)
         case .statsReport(let report): await self.channel(channel, statsReport: report)
         case .eventsLost(let count): await self.channel(channel, eventsLost: count)
+        case .activeSpeakersChanged(let speakers): await self.channel(channel, activeSpeakersChanged: speakers)
         }
     }
 }

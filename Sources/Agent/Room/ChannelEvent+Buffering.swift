@@ -15,6 +15,8 @@ extension ChannelEvent: BufferedEvent {
             .limited
         case .statsReport:
             .newest(kind: 0)
+        case .activeSpeakersChanged:
+            .newest(kind: 1)
         }
     }
 }

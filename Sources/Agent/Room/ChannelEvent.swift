@@ -28,4 +28,9 @@ public enum ChannelEvent: Sendable {
     /// messages past ``EventBuffer/limitedCapacity`` pending, or any event past the
     /// ``EventBuffer/ceiling`` (far above a real room). Read ``Channel/users`` to resync the roster.
     case eventsLost(count: Int)
+    /// Who is speaking now, loudest first (empty: nobody), each time that changes; only with
+    /// ``ChannelOptions/detectsActiveSpeakers``. A pause under 300 ms keeps a speaker in the
+    /// list, and two talking at once swap places only when one is 6 dB louder (see
+    /// ``ActiveSpeakerTracker``). A slow consumer gets the newest list.
+    case activeSpeakersChanged([User])
 }

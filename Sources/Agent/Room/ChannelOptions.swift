@@ -18,11 +18,17 @@ public struct ChannelOptions: Sendable {
     /// Publishers (by participant id) the channel neither announces nor subscribes to: ours
     /// elsewhere, e.g. a recorder's own announcer. A host channel ignores its own publisher anyway.
     public var ignoredParticipantIDs: Set<String>
+    /// Decode every remote audio track, run a voice activity detector on it and report who
+    /// speaks: ``ChannelEvent/activeSpeakersChanged(_:)`` and each audio track's
+    /// ``TrackStatistics/speakingTime``. Off by default: it costs an Opus decode per track.
+    public var detectsActiveSpeakers: Bool
 
     public init(
         host: HostOptions = HostOptions(), statsInterval: Duration = .seconds(1), tickInterval: Duration = .milliseconds(20),
-        roomEventSink: (@Sendable (RoomEvent) -> Void)? = nil, ignoredParticipantIDs: Set<String> = []
+        roomEventSink: (@Sendable (RoomEvent) -> Void)? = nil, ignoredParticipantIDs: Set<String> = [],
+        detectsActiveSpeakers: Bool = false
     ) {
+        self.detectsActiveSpeakers = detectsActiveSpeakers
         self.host = host
         self.statsInterval = statsInterval
         self.tickInterval = tickInterval

@@ -35,6 +35,7 @@ extension ChannelStatistics {
         if let rtt = track.roundTripTime { parts.append("rtt \(milliseconds(rtt)) ms") }
         if let decoded = track.framesDecoded { parts.append("decoded \(decoded)") }
         if let level = track.audioLevel { parts.append("level \(String(format: "%.2f", level))") }
+        if let speaking = track.speakingTime { parts.append("spoke \(String(format: "%.1f", Double(speaking.totalMilliseconds) / 1000)) s") }
         if track.sinkFramesDropped > 0 { parts.append("sink drops \(track.sinkFramesDropped)") }
         return parts.joined(separator: " ")
     }

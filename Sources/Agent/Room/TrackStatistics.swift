@@ -38,6 +38,9 @@ public struct TrackStatistics: Sendable, Equatable {
     /// Frames dropped before the track's sinks because its worker lane was full (inbound only):
     /// the sinks fell behind (``RemoteTrack/Counters/framesDroppedLaneFull``).
     public var sinkFramesDropped: Int
+    /// How long the remote user has spoken on this audio track, as the voice activity detector
+    /// finds it; nil unless ``ChannelOptions/detectsActiveSpeakers``.
+    public var speakingTime: Duration?
 
     public init(
         direction: Direction, kind: MediaKind, codec: MediaCodec? = nil, bitrate: Int = 0, packets: Int = 0, lost: Int = 0,

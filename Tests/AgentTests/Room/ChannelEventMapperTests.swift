@@ -22,6 +22,7 @@ import Testing
             case .tokenWillExpire: "token"
             case .statsReport: "stats"
             case .eventsLost(let count): "lost \(count)"
+            case .activeSpeakersChanged(let users): "speakers \(users.map(\.id))"
             }
         }
     }

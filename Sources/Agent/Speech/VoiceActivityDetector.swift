@@ -1,11 +1,17 @@
 import Foundation
 
-/// Finds where someone speaks in their decoded audio: an energy detector with a hangover, run
-/// over a participant's timeline WAV (which starts at the recording's t=0, so sample positions
-/// are timeline positions).
+/// Finds where someone speaks in their decoded audio: an energy detector with a spectral check
+/// and a hangover. The recording report runs it over a participant's timeline WAV (which starts
+/// at the recording's t=0, so sample positions are timeline positions); a channel runs it live
+/// on each remote audio track for its active speakers (``isSpeaking``).
 ///
 /// The audio is cut into 10 ms frames. A frame is voiced when its RMS level is above both
-/// ``Settings/thresholdDBFS`` and the noise floor plus ``Settings/marginDB``. The floor drops to
+/// ``Settings/thresholdDBFS`` and the noise floor plus ``Settings/marginDB``, and its samples
+/// cross zero at most ``Settings/maximumCrossingsPerSecond`` times a second: a cheap reading of
+/// where the spectrum's weight lies. Broadband noise (hiss, wind, a rattling mic) crosses zero
+/// on about every other sample, half the rate at any rate; voiced speech, whose energy is in its
+/// low harmonics and formants, a few hundred to 2000 times a second. (The noise-like consonants,
+/// s and f, fail it too, but the hangover carries them inside a word.) The floor drops to
 /// any quieter frame at once and rises by at most ``Settings/floorRiseDBPerSecond``: the pauses
 /// between words pull it down, so speech stays above it, while a noise that never pauses (a fan
 /// above the threshold) stops counting as speech after a while instead of for the whole
@@ -24,6 +30,9 @@ public struct VoiceActivityDetector: Sendable {
         public var floorRiseDBPerSecond: Double = 0.5
         public var hangoverMs: Int64 = 300
         public var minimumSpeechMs: Int64 = 40
+        /// Above this many zero crossings a second a frame is noise, however loud (the rate of a
+        /// 2.5 kHz tone; white noise at 16 kHz crosses about 8000 times a second).
+        public var maximumCrossingsPerSecond: Double = 5000
         /// Intervals kept; past this the total still counts but the list stops (a hostile or
         /// pathological file must not grow the report without bound).
         public var maxIntervals = 20_000
@@ -40,9 +49,15 @@ public struct VoiceActivityDetector: Sendable {
     /// True once an interval was left out for ``Settings/maxIntervals``.
     public private(set) var truncated = false
 
+    /// The last full frame's level (dBFS, -120 for digital silence) and whether it was voiced.
+    public private(set) var lastLevelDBFS = -120.0
+    public private(set) var lastFrameVoiced = false
+
     private let frameSamples: Int
     private var frameSum = 0.0
     private var frameCount = 0
+    private var frameCrossings = 0
+    private var previousSample: Int16 = 0
     /// Frames (of ``frameSamples``) seen so far.
     private var frameIndex: Int64 = 0
     private var noiseFloorDB = -90.0
@@ -60,6 +75,8 @@ public struct VoiceActivityDetector: Sendable {
         for sample in samples {
             let value = Double(sample)
             frameSum += value * value
+            if (sample < 0) != (previousSample < 0) { frameCrossings += 1 }
+            previousSample = sample
             frameCount += 1
             if frameCount == frameSamples { endFrame() }
         }
@@ -71,15 +88,32 @@ public struct VoiceActivityDetector: Sendable {
         if frameCount * 2 >= frameSamples { endFrame() }
         frameSum = 0
         frameCount = 0
+        frameCrossings = 0
         close()
     }
+
+    /// True while an utterance is open: it has lasted ``Settings/minimumSpeechMs`` and its last
+    /// voiced frame is at most ``Settings/hangoverMs`` ago (so a pause between words keeps it).
+    public var isSpeaking: Bool {
+        guard let current = open else { return false }
+        return milliseconds(frames: current.last + 1 - current.first) >= settings.minimumSpeechMs
+            && milliseconds(frames: frameIndex - current.last - 1) <= settings.hangoverMs
+    }
+
+    /// The media time (ms from the first sample) the detector has reached.
+    public var processedMs: Int64 { milliseconds(frames: frameIndex) }
 
     private mutating func endFrame() {
         let meanSquare = frameSum / Double(max(1, frameCount)) / (32_768.0 * 32_768.0)
         let level = meanSquare > 0 ? 10 * log10(meanSquare) : -120
+        let crossingsPerSecond = Double(frameCrossings) * Double(sampleRate) / Double(max(1, frameCount))
         frameSum = 0
         frameCount = 0
+        frameCrossings = 0
         let voiced = level > max(settings.thresholdDBFS, noiseFloorDB + settings.marginDB)
+            && crossingsPerSecond <= settings.maximumCrossingsPerSecond
+        lastLevelDBFS = level
+        lastFrameVoiced = voiced
         noiseFloorDB = min(level, noiseFloorDB + settings.floorRiseDBPerSecond * Double(frameSamples) / Double(sampleRate))
         if voiced {
             if let current = open, milliseconds(frames: frameIndex - current.last - 1) <= settings.hangoverMs {

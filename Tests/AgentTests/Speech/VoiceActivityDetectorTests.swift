@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import RecordingReport
+@testable import Agent
 
 @Suite(.offThePool) struct VoiceActivityDetectorTests {
     static func detect(_ samples: [Int16], chunk: Int = 960) -> VoiceActivityDetector {
@@ -75,5 +75,29 @@ import Testing
         #expect(detector.intervals.count == 2)
         #expect(detector.truncated)
         #expect(abs(detector.speakingMs - 1500) <= 60)
+    }
+}
+
+extension VoiceActivityDetectorTests {
+    @Test("loud broadband noise is no speech, a tone at the same level is; isSpeaking holds through a 200 ms pause")
+    func noiseIsNotSpeechAndIsSpeakingHasAHangover() {
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<48_000).map { _ in Int16.random(in: -9000...9000, using: &generator) }  // about -14 dBFS
+        #expect(Self.detect(noise).speakingMs == 0)
+        let tone = SpeechPattern(on: [(0, 1000)], totalMs: 1000, amplitude: 5000)
+        #expect(Self.detect(tone.samples).speakingMs >= 900)
+
+        var detector = VoiceActivityDetector(sampleRate: 16_000)
+        let talk = SpeechPattern(on: [(0, 500), (700, 1000)], totalMs: 1500).samples.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        var states: [(ms: Int64, speaking: Bool)] = []
+        for start in stride(from: 0, to: talk.count, by: 160) {
+            detector.process(talk[start..<min(talk.count, start + 160)])
+            states.append((detector.processedMs, detector.isSpeaking))
+        }
+        #expect(states.first { $0.speaking }.map { $0.ms <= 60 } == true)
+        let held = states.filter { $0.ms > 100 && $0.ms <= 1000 }.allSatisfy { $0.speaking }
+        #expect(held, "the 200 ms pause ended the utterance")
+        let end = states.first { $0.ms > 1000 && !$0.speaking }?.ms ?? .max
+        #expect(end > 1250 && end <= 1350, "speaking until the 300 ms hangover ends, not \(end)")
     }
 }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Recorder
+@testable import Agent
 
 @Suite struct ActiveSpeakerTrackerTests {
     static let loud = 1_000_000.0  // about −10 dBFS

@@ -1,16 +1,16 @@
 import Foundation
 
 /// A known on/off pattern of a tone, as 48 kHz mono samples: what the detector must find.
-struct SpeechPattern {
+public struct SpeechPattern {
     /// Where the tone sounds (ms); silence elsewhere.
-    let on: [(startMs: Int, endMs: Int)]
-    let totalMs: Int
-    var frequency = 440.0
-    var amplitude = 6000.0
+    public let on: [(startMs: Int, endMs: Int)]
+    public let totalMs: Int
+    public var frequency = 440.0
+    public var amplitude = 6000.0
     /// Added everywhere: a steady hiss at about this peak (0: digital silence).
-    var noise = 0.0
+    public var noise = 0.0
 
-    var samples: [Int16] {
+    public var samples: [Int16] {
         var generator = SystemRandomNumberGenerator()
         return (0..<(totalMs * 48)).map { index in
             let ms = index / 48
@@ -21,5 +21,13 @@ struct SpeechPattern {
         }
     }
 
-    var onMs: Int { on.reduce(0) { $0 + $1.endMs - $1.startMs } }
+    public init(on: [(startMs: Int, endMs: Int)], totalMs: Int, frequency: Double = 440, amplitude: Double = 6000, noise: Double = 0) {
+        self.on = on
+        self.totalMs = totalMs
+        self.frequency = frequency
+        self.amplitude = amplitude
+        self.noise = noise
+    }
+
+    public var onMs: Int { on.reduce(0) { $0 + $1.endMs - $1.startMs } }
 }

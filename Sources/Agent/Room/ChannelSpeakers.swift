@@ -1,0 +1,82 @@
+import AgentCore
+import Foundation
+import Synchronization
+
+/// A channel's active speakers (``ChannelOptions/detectsActiveSpeakers``): a decoder and a
+/// ``VoiceActivityDetector`` on each remote audio track, one ``ActiveSpeakerTracker`` over them
+/// all, and each participant's speaking time for the statistics.
+///
+///     track's lane: Opus ─▶ RemoteAudioSink (16 kHz mono, 10 ms) ─▶ VAD ─▶ level, voiced ─┐
+///     transport loop, every 50 ms: ranking(now) ─ changed? ─▶ activeSpeakersChanged  ◀────┘ (one lock)
+///
+/// The tracker runs on a monotonic clock (ms since the channel started detecting), since the
+/// tracks' media times cannot be compared with each other. A frame is stamped when its lane
+/// decodes it, a few ms after it arrived; a track that stops sending (DTX, muted, gone) decays
+/// out of the ranking because the evaluation runs on a timer, not only as frames come.
+final class ChannelSpeakers: Sendable {
+    private struct State {
+        var tracker = ActiveSpeakerTracker(switchAfterMs: 0, pauseToleranceMs: 300)
+        var ranking: [String] = []
+        var speakingMs: [String: Int64] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let clock: @Sendable () -> Int64
+    let settings: VoiceActivityDetector.Settings
+
+    /// - Parameter clock: the tracker's clock in ms (tests drive it by hand); by default the
+    ///   monotonic clock from now.
+    init(settings: VoiceActivityDetector.Settings = .init(), clock: (@Sendable () -> Int64)? = nil) {
+        self.settings = settings
+        let origin = ContinuousClock.now
+        self.clock = clock ?? { (ContinuousClock.now - origin).totalMilliseconds }
+    }
+
+    /// What the tracker's clock reads now.
+    var nowMs: Int64 { clock() }
+
+    /// The sink to put on `participantID`'s audio track: it decodes to 16 kHz mono and reports
+    /// each 10 ms frame. Nil only if the format cannot be made (it always can).
+    func sink(for participantID: String) -> RemoteAudioSink? {
+        guard let format = try? RemoteAudioFormat(sampleRate: 16_000, channels: 1, frameDuration: .milliseconds10) else { return nil }
+        let detector = Mutex(VoiceActivityDetector(sampleRate: 16_000, settings: settings))
+        return try? RemoteAudioSink(format: format) { [weak self] frame in
+            guard let self, let samples = frame.int16Samples else { return }
+            let (voiced, speaking, level) = detector.withLock { detector in
+                detector.process(samples)
+                return (detector.lastFrameVoiced, detector.isSpeaking, detector.lastLevelDBFS)
+            }
+            observe(participantID, voiced: voiced, speaking: speaking, levelDBFS: level, durationMs: 10, atMs: nowMs)
+        }
+    }
+
+    /// One 10 ms frame's verdict for `participantID`.
+    func observe(_ participantID: String, voiced: Bool, speaking: Bool, levelDBFS: Double, durationMs: Int64, atMs ms: Int64) {
+        // The tracker's levels are mean squares of Int16 samples.
+        let meanSquare = levelDBFS <= -120 ? 0 : 32_768.0 * 32_768.0 * pow(10, levelDBFS / 10)
+        state.withLock { state in
+            state.tracker.add(level: meanSquare, atMs: ms, durationMs: durationMs, from: participantID, voiced: voiced)
+            if speaking { state.speakingMs[participantID, default: 0] += durationMs }
+        }
+    }
+
+    /// The new ranking if it changed since the last call, else nil.
+    func evaluate(atMs ms: Int64) -> [String]? {
+        state.withLock { state in
+            let ranking = state.tracker.ranking(atMs: ms)
+            guard ranking != state.ranking else { return nil }
+            state.ranking = ranking
+            return ranking
+        }
+    }
+
+    /// `participantID` left: out of the ranking at the next evaluation (their speaking time stays).
+    func remove(_ participantID: String) {
+        state.withLock { $0.tracker.remove(participantID) }
+    }
+
+    /// How long `participantID` has spoken (utterances as the VAD finds them, hangover included).
+    func speakingTime(of participantID: String) -> Duration? {
+        state.withLock { $0.speakingMs[participantID] }.map { .milliseconds($0) }
+    }
+}
