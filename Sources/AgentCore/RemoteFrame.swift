@@ -19,11 +19,17 @@ public struct RemoteFrame: Sendable {
     /// True when packets were given up between the previous frame of the track and this one:
     /// a video decoder cannot continue from here until a keyframe.
     public var followsLoss: Bool
+    /// The sender's RFC 6464 audio level byte for an audio frame, when that header extension
+    /// was negotiated and the packet had it: bit 7 is the sender's voice activity flag, bits 0–6
+    /// the level in −dBov (0 loudest, 127 silence).
+    public var audioLevel: UInt8?
 
     public init(
         participantID: String, kind: MediaKind, codec: MediaCodec, bytes: [UInt8], isKeyframe: Bool,
-        rtpTimestamp: Int64, clockRate: Int, wallTimeNanoseconds: Int64, mappedBySenderReport: Bool, followsLoss: Bool = false
+        rtpTimestamp: Int64, clockRate: Int, wallTimeNanoseconds: Int64, mappedBySenderReport: Bool, followsLoss: Bool = false,
+        audioLevel: UInt8? = nil
     ) {
+        self.audioLevel = audioLevel
         self.participantID = participantID
         self.kind = kind
         self.codec = codec

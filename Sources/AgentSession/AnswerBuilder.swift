@@ -14,6 +14,9 @@ public enum AnswerBuilder {
     }
 
     static let midExtension = "urn:ietf:params:rtp-hdrext:sdes:mid"
+    /// RFC 6464: the sender's audio level in every audio packet, which spares a listener that
+    /// only wants to know who speaks the Opus decode.
+    static let audioLevelExtension = "urn:ietf:params:rtp-hdrext:ssrc-audio-level"
 
     public static func answer(
         to offer: SessionDescription, local: LocalTransportParameters, sessionID: UInt64 = UInt64.random(in: 1...UInt64(Int64.max))
@@ -80,7 +83,8 @@ public enum AnswerBuilder {
                 return NegotiatedStream(
                     mid: mid, kind: kind, codec: codec, payloadType: map.payloadType, clockRate: map.clockRate,
                     channels: map.channels ?? 1, rtxPayloadType: nil, ssrcs: section.ssrcs,
-                    midExtensionID: section.headerExtensions[midExtension], isReceiving: receiving)
+                    midExtensionID: section.headerExtensions[midExtension],
+                    audioLevelExtensionID: mediaKind == .audio ? section.headerExtensions[audioLevelExtension] : nil, isReceiving: receiving)
             }
             // The m= line's formats by encoding name, once each (several H.264 formats are one codec).
             let maps = section.rtpMaps
@@ -146,6 +150,9 @@ public enum AnswerBuilder {
             }
             if let id = stream.midExtensionID {
                 attributes.append(SDPAttribute("extmap", "\(id) \(midExtension)"))
+            }
+            if let id = stream.audioLevelExtensionID {
+                attributes.append(SDPAttribute("extmap", "\(id) \(audioLevelExtension)"))
             }
         }
         if carriesCandidates {

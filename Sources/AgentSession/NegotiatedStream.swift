@@ -37,6 +37,9 @@ public struct NegotiatedStream: Equatable, Sendable {
     public var ssrcs: [UInt32]
     /// The header extension id carrying the MID (RFC 8843 §15.2), when negotiated.
     public var midExtensionID: UInt8?
+    /// The header extension id carrying the sender's audio level (RFC 6464,
+    /// `urn:ietf:params:rtp-hdrext:ssrc-audio-level`), when negotiated (audio only).
+    public var audioLevelExtensionID: UInt8?
     /// Why the section was rejected (port 0 in the answer), or nil when accepted.
     public var rejection: String?
     /// Whether media arrives here: the offerer sends (`sendonly`, `sendrecv`) and we answered
@@ -48,8 +51,9 @@ public struct NegotiatedStream: Equatable, Sendable {
     public init(
         mid: String, kind: Kind, codec: MediaCodec? = nil, payloadType: UInt8? = nil, clockRate: Int = 0,
         channels: Int = 0, rtxPayloadType: UInt8? = nil, ssrcs: [UInt32] = [], midExtensionID: UInt8? = nil,
-        rejection: String? = nil, isReceiving: Bool = true
+        audioLevelExtensionID: UInt8? = nil, rejection: String? = nil, isReceiving: Bool = true
     ) {
+        self.audioLevelExtensionID = audioLevelExtensionID
         self.mid = mid
         self.kind = kind
         self.codec = codec

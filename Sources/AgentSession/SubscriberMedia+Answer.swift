@@ -40,7 +40,8 @@ extension SubscriberMedia {
             guard let kind = stream.kind.mediaKind, let feed = feedsByMid[stream.mid], let codec = stream.codec else { continue }
             routes.append(SubscriptionRouter.Route(
                 mid: stream.mid, participantID: feed, kind: kind, codec: codec,
-                clockRate: stream.clockRate, ssrcs: stream.ssrcs, midExtensionID: stream.midExtensionID))
+                clockRate: stream.clockRate, ssrcs: stream.ssrcs, midExtensionID: stream.midExtensionID,
+                audioLevelExtensionID: stream.audioLevelExtensionID))
         }
         var warnings: [String] = []
         for (index, stream) in negotiated.enumerated() where !stream.isAccepted && stream.kind != .data {

@@ -20,11 +20,14 @@ public final class SubscriptionRouter: @unchecked Sendable {
         public var clockRate: Int
         public var ssrcs: [UInt32]
         public var midExtensionID: UInt8?
+        /// RFC 6464's extension id, when negotiated: each frame carries its packet's level.
+        public var audioLevelExtensionID: UInt8?
 
         public init(
             mid: String, participantID: String, kind: MediaKind, codec: MediaCodec, clockRate: Int,
-            ssrcs: [UInt32] = [], midExtensionID: UInt8? = nil
+            ssrcs: [UInt32] = [], midExtensionID: UInt8? = nil, audioLevelExtensionID: UInt8? = nil
         ) {
+            self.audioLevelExtensionID = audioLevelExtensionID
             self.mid = mid
             self.participantID = participantID
             self.kind = kind
@@ -57,6 +60,8 @@ public final class SubscriptionRouter: @unchecked Sendable {
         var stream: ReceiveStream
         /// The last sequence number of the last frame handed on, to see packets given up between frames.
         var lastSequence: Int64?
+        /// Recent packets' RFC 6464 levels (with ``Route/audioLevelExtensionID``).
+        var audioLevels = AudioLevelRing()
 
         init(route: Route, stream: ReceiveStream) {
             self.route = route
@@ -115,6 +120,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
             return
         }
         let arrival = clock.now()
+        if let id = entry.route.audioLevelExtensionID { entry.audioLevels.record(header, packet, extensionID: id) }
         let frames: [MediaFrame]
         do {
             frames = try entry.stream.receive(packet, header: header, arrival: arrival)
@@ -182,7 +188,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
                 participantID: entry.route.participantID, kind: entry.route.kind, codec: entry.route.codec,
                 bytes: frame.bytes, isKeyframe: frame.isKeyframe, rtpTimestamp: frame.rtpTimestamp,
                 clockRate: entry.route.clockRate, wallTimeNanoseconds: wall, mappedBySenderReport: bySenderReport,
-                followsLoss: followsLoss)))
+                followsLoss: followsLoss, audioLevel: entry.route.audioLevelExtensionID == nil ? nil : entry.audioLevels.level(sequence: frame.firstSequence))))
         }
     }
 

@@ -116,6 +116,7 @@ final class ChannelCore: Sendable {
                 for (index, participant) in report.participants.enumerated() {
                     for (trackIndex, track) in participant.tracks.enumerated() where track.kind == .audio {
                         report.participants[index].tracks[trackIndex].speakingTime = speakers.speakingTime(of: participant.user.id) ?? .zero
+                        report.participants[index].tracks[trackIndex].speakingSource = speakers.source(of: participant.user.id)
                     }
                 }
             }
@@ -184,7 +185,7 @@ final class ChannelCore: Sendable {
                 track.setKeyframeHandler { [weak self] in self?.requestKeyframe(participantID: id, kind: kind) }
                 // Before any frame can find the track: frames look it up under this same lock.
                 if let lanes { track.runSinks(on: lanes.nextLane()) }
-                if kind == .audio, let sink = speakers?.sink(for: id) { track.add(sink) }
+                if kind == .audio, let speakers { track.add(speakers.sink(for: id)) }
             case .trackUnsubscribed(let user, let track):
                 state.collector.trackEnded(.init(participantID: user.id, kind: track.kind))
                 if track.kind == .audio { speakers?.remove(user.id) }

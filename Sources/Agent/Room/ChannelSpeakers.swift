@@ -6,7 +6,7 @@ import Synchronization
 /// ``VoiceActivityDetector`` on each remote audio track, one ``ActiveSpeakerTracker`` over them
 /// all, and each participant's speaking time for the statistics.
 ///
-///     track's lane: Opus ─▶ RemoteAudioSink (16 kHz mono, 10 ms) ─▶ VAD ─▶ level, voiced ─┐
+///     track's lane: RFC 6464 level, or Opus ─▶ decode (16 kHz mono, 10 ms) ─▶ VAD ─▶ level, voiced ─┐
 ///     transport loop, every 50 ms: ranking(now) ─ changed? ─▶ activeSpeakersChanged  ◀────┘ (one lock)
 ///
 /// The tracker runs on a monotonic clock (ms since the channel started detecting), since the
@@ -18,6 +18,7 @@ final class ChannelSpeakers: Sendable {
         var tracker = ActiveSpeakerTracker(switchAfterMs: 0, pauseToleranceMs: 300)
         var ranking: [String] = []
         var speakingMs: [String: Int64] = [:]
+        var source: [String: TrackStatistics.SpeakingSource] = [:]
     }
 
     private let state = Mutex(State())
@@ -35,22 +36,16 @@ final class ChannelSpeakers: Sendable {
     /// What the tracker's clock reads now.
     var nowMs: Int64 { clock() }
 
-    /// The sink to put on `participantID`'s audio track: it decodes to 16 kHz mono and reports
-    /// each 10 ms frame. Nil only if the format cannot be made (it always can).
-    func sink(for participantID: String) -> RemoteAudioSink? {
-        guard let format = try? RemoteAudioFormat(sampleRate: 16_000, channels: 1, frameDuration: .milliseconds10) else { return nil }
-        let detector = Mutex(VoiceActivityDetector(sampleRate: 16_000, settings: settings))
-        return try? RemoteAudioSink(format: format) { [weak self] frame in
-            guard let self, let samples = frame.int16Samples else { return }
-            let (voiced, speaking, level) = detector.withLock { detector in
-                detector.process(samples)
-                return (detector.lastFrameVoiced, detector.isSpeaking, detector.lastLevelDBFS)
-            }
-            observe(participantID, voiced: voiced, speaking: speaking, levelDBFS: level, durationMs: 10, atMs: nowMs)
+    /// The sink to put on `participantID`'s audio track (``SpeakerSink``).
+    func sink(for participantID: String) -> SpeakerSink {
+        SpeakerSink(settings: settings) { [weak self] voiced, speaking, level, durationMs, fromHeader in
+            guard let self else { return }
+            observe(participantID, voiced: voiced, speaking: speaking, levelDBFS: level, durationMs: durationMs, atMs: nowMs)
+            state.withLock { $0.source[participantID] = fromHeader ? .headerExtension : .decoded }
         }
     }
 
-    /// One 10 ms frame's verdict for `participantID`.
+    /// One frame's verdict for `participantID`.
     func observe(_ participantID: String, voiced: Bool, speaking: Bool, levelDBFS: Double, durationMs: Int64, atMs ms: Int64) {
         // The tracker's levels are mean squares of Int16 samples.
         let meanSquare = levelDBFS <= -120 ? 0 : 32_768.0 * 32_768.0 * pow(10, levelDBFS / 10)
@@ -73,6 +68,11 @@ final class ChannelSpeakers: Sendable {
     /// `participantID` left: out of the ranking at the next evaluation (their speaking time stays).
     func remove(_ participantID: String) {
         state.withLock { $0.tracker.remove(participantID) }
+    }
+
+    /// Where `participantID`'s levels came from last.
+    func source(of participantID: String) -> TrackStatistics.SpeakingSource? {
+        state.withLock { $0.source[participantID] }
     }
 
     /// How long `participantID` has spoken (utterances as the VAD finds them, hangover included).

@@ -41,6 +41,14 @@ public struct TrackStatistics: Sendable, Equatable {
     /// How long the remote user has spoken on this audio track, as the voice activity detector
     /// finds it; nil unless ``ChannelOptions/detectsActiveSpeakers``.
     public var speakingTime: Duration?
+    /// Where the speaking figures come from: the sender's RFC 6464 levels (no decoding), or our
+    /// decode of the track.
+    public var speakingSource: SpeakingSource?
+
+    public enum SpeakingSource: String, Sendable {
+        case headerExtension = "header_extension"
+        case decoded
+    }
 
     public init(
         direction: Direction, kind: MediaKind, codec: MediaCodec? = nil, bitrate: Int = 0, packets: Int = 0, lost: Int = 0,

@@ -110,8 +110,19 @@ public struct VoiceActivityDetector: Sendable {
         frameSum = 0
         frameCount = 0
         frameCrossings = 0
-        let voiced = level > max(settings.thresholdDBFS, noiseFloorDB + settings.marginDB)
-            && crossingsPerSecond <= settings.maximumCrossingsPerSecond
+        classify(level: level, noiseLike: crossingsPerSecond > settings.maximumCrossingsPerSecond)
+    }
+
+    /// Takes `durationMs` of audio known only by its level (an RFC 6464 header extension's, in
+    /// dBov, which for Int16 PCM is dBFS): as many frames at that level, with no spectral check.
+    public mutating func process(levelDBFS level: Double, durationMs: Int64) {
+        let duration = max(0, min(durationMs, 1000))
+        let frames = max(1, (duration * Int64(sampleRate) / 1000 + Int64(frameSamples / 2)) / Int64(frameSamples))
+        for _ in 0..<frames { classify(level: level, noiseLike: false) }
+    }
+
+    private mutating func classify(level: Double, noiseLike: Bool) {
+        let voiced = level > max(settings.thresholdDBFS, noiseFloorDB + settings.marginDB) && !noiseLike
         lastLevelDBFS = level
         lastFrameVoiced = voiced
         noiseFloorDB = min(level, noiseFloorDB + settings.floorRiseDBPerSecond * Double(frameSamples) / Double(sampleRate))

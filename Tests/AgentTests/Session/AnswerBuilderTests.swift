@@ -21,6 +21,7 @@ import Testing
         #expect(streams.map(\.kind) == [.audio, .video, .data])
         #expect(streams[0].codec == .opus && streams[0].payloadType == 111 && streams[0].clockRate == 48000)
         #expect(streams[0].midExtensionID == 1 && streams[0].ssrcs == [2_837_429])
+        #expect(streams[0].audioLevelExtensionID == 4 && streams[1].audioLevelExtensionID == nil)
         #expect(streams[1].codec == .vp8 && streams[1].rtxPayloadType == nil && streams[1].ssrcs == [1111, 2222])
 
         // What we send back parses and says what we mean.
@@ -29,6 +30,9 @@ import Testing
         #expect(reparsed.media.map(\.mid) == ["0", "1", "2"])
         #expect(reparsed.media[0].direction == "recvonly" && reparsed.media[1].direction == "recvonly")
         #expect(reparsed.media[0].formats == ["111"])
+        // RFC 6464 levels accepted on audio (they spare a speaker detector the decode).
+        #expect(reparsed.media[0].attributes(named: "extmap").sorted() == ["1 urn:ietf:params:rtp-hdrext:sdes:mid", "4 urn:ietf:params:rtp-hdrext:ssrc-audio-level"])
+        #expect(!reparsed.media[1].attributes(named: "extmap").contains { $0.contains("audio-level") })
         #expect(reparsed.media[0].rtpMaps == [RTPMap(payloadType: 111, encodingName: "opus", clockRate: 48000, channels: 2)])
         #expect(reparsed.media[1].formats == ["96"])  // RTX offered but not taken
         #expect(reparsed.media[1].attributes(named: "rtcp-fb").contains("96 nack pli"))

@@ -98,6 +98,9 @@ struct EngineActiveSpeakersTests {
                 (participant.user.display, participant.tracks.first { $0.kind == .audio }?.speakingTime?.totalMilliseconds ?? -1)
             })
             print("EngineActiveSpeakers: speaking time \(spoke)")
+            // aiortc sends RFC 6464 levels and Janus passes them on: nothing needed decoding.
+            let sources = last.participants.compactMap { $0.tracks.first { $0.kind == .audio }?.speakingSource }
+            #expect(sources == [.headerExtension, .headerExtension], "\(sources)")
             let ratio = Double(spoke["ann"] ?? 0) / Double(max(1, spoke["bob"] ?? 0))
             #expect(ratio > 0.9 && ratio < 1.5, "ann \(spoke["ann"] ?? -1) ms, bob \(spoke["bob"] ?? -1) ms (expected about 2000:1800)")
         } catch {
