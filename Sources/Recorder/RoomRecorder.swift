@@ -299,8 +299,11 @@ public final class RoomRecorder: @unchecked Sendable {
             if reconnects.reconnecting(attempt: attempt, atMs: atMs) {
                 for recording in present.values { recording.suspend() }
             }
+            publishCounts()
         case .connected:
+            if reconnects.isOpen, emptySinceMs != nil { emptySinceMs = atMs }
             reconnects.close(atMs: atMs)
+            publishCounts()
         case .disconnected(let reason):
             reconnects.close(atMs: atMs)
             let text: String? = switch reason {
@@ -376,7 +379,10 @@ public final class RoomRecorder: @unchecked Sendable {
 
     func publishCounts() {
         if !present.isEmpty { emptySinceMs = nil }
-        let presentCount = present.count, total = recordings.count, media = furthestMs, emptySince = emptySinceMs
+        // During our own outage nobody can tell who is there: the idle clock stops, and starts
+        // again from the reconnection if the room is empty then.
+        let emptySince = reconnects.isOpen ? nil : emptySinceMs
+        let presentCount = present.count, total = recordings.count, media = furthestMs
         published.withLock {
             $0.participantsPresent = presentCount
             $0.participantsRecorded = total

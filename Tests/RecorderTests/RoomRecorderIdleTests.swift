@@ -46,6 +46,31 @@ import Testing
         #expect(written["state"] as? String == "finished")
     }
 
+    @Test("the idle clock stops during the recorder's own outage and starts again from the reconnection")
+    func ourOutagePausesTheIdleClock() async throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let recorder = try RoomRecorderTests.makeRecorder(directory, formats: RecordingFormats([.wav]))
+        var script = RoomEventScript()
+        script.join("1", "Alice", atMs: 500, video: false)
+        script.leave("1", atMs: 1000)
+        for event in script.events { recorder.submit(event) }
+        try await pollUntil(timeout: .seconds(10), "Alice to leave") { recorder.progress.emptySinceMs == 1000 }
+
+        var outage = RoomEventScript()
+        outage.add(.connectionState(.reconnecting(attempt: 1), at: RoomEventScript.date(ms: 2000)), atMs: 2000)
+        for event in outage.events { recorder.submit(event) }
+        try await pollUntil(timeout: .seconds(10), "the outage to stop the idle clock") { recorder.progress.emptySinceMs == nil }
+
+        var back = RoomEventScript()
+        back.add(.connectionState(.connected, at: RoomEventScript.date(ms: 70_000)), atMs: 70_000)
+        for event in back.events { recorder.submit(event) }
+        try await pollUntil(timeout: .seconds(10), "the idle clock to restart at the reconnection") {
+            recorder.progress.emptySinceMs == 70_000
+        }
+        _ = await recorder.stop(endedAt: RoomEventScript.date(ms: 71_000))
+    }
+
     @Test("stopped_by is absent while recording and when the stopper names nothing; it survives a decode")
     func stoppedByRoundTrip() async throws {
         let directory = try TestDirectory()

@@ -49,7 +49,8 @@ struct RecordPlan: Sendable {
         .value("max-bytes", "N", "End the recording with stopped_by \"limit\" once its files hold N bytes (K, M, G, T: powers of 1024; "
             + "measured about once a second, so up to a second more may be written)."),
         .value("idle-timeout", "SEC", "End the recording with stopped_by \"idle\" when no one has published for SEC seconds "
-            + "(from the start in an empty room, else from the last publisher's leave). 0 or absent: never (the daemon's default is 60)."),
+            + "(from the start in an empty room, else from the last publisher's leave; paused while agentd reconnects). "
+            + "0 or absent: never (the daemon's default is 60)."),
     ]
 
     static let segmentOption = OptionSpec.value(
