@@ -22,7 +22,6 @@ public final class ManifestWriter {
     /// Manifests written.
     public private(set) var writes = 0
     private var lastWrite: ContinuousClock.Instant?
-    private var temporaryCounter = 0
     private var reserve: SpaceReserve?
 
     public init(directory: String, refreshInterval: Duration = .seconds(2)) {
@@ -77,32 +76,6 @@ public final class ManifestWriter {
     }
 
     private func replaceAtomically(with bytes: [UInt8]) throws(SinkError) {
-        temporaryCounter += 1
-        // Hidden, and unique per process and write, so concurrent recorders never share one.
-        let temporary = (directory as NSString).appendingPathComponent(
-            ".\(Self.fileName).\(getpid()).\(temporaryCounter).tmp")
-        do {
-            let sink = try FileByteSink(path: temporary)
-            try sink.append(bytes)
-            try sink.close()  // fsyncs
-        } catch {
-            unlink(temporary)
-            throw error as? SinkError ?? SinkError(operation: "write", path: temporary, reason: "\(error)")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw SinkError(operation: "rename", path: path, reason: reason)
-        }
-        syncDirectory()
-    }
-
-    /// Makes the rename durable. Best effort: a file system that cannot fsync a directory still
-    /// has the complete new manifest in place.
-    private func syncDirectory() {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        _ = close(descriptor)
+        try AtomicFile.replace(path, with: bytes)
     }
 }

@@ -75,9 +75,12 @@ import Testing
     @Test func failsWithTheReasonWhenTheDirectoryIsGone() throws {
         let directory = try TestDirectory()
         let writer = ManifestWriter(directory: directory.file("missing"))
-        #expect(throws: SinkError(operation: "open", path: directory.file("missing/.manifest.json.\(getpid()).1.tmp"),
-                                  reason: "No such file or directory")) {
+        do {
             try writer.write(RecordingManifestTests.sample())
+            Issue.record("wrote into a missing directory")
+        } catch {
+            #expect(error.operation == "open" && error.reason == "No such file or directory", "\(error)")
+            #expect(error.path.hasPrefix(directory.file("missing/.manifest.json.\(getpid()).")) && error.path.hasSuffix(".tmp"), "\(error)")
         }
         directory.remove()
     }
