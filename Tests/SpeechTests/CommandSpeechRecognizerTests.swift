@@ -5,8 +5,9 @@ import Testing
 
 /// The command engine against small Python children: one that follows the protocol (and says
 /// what it received), and ones that die, hang, stop reading or write garbage, each of which must
-/// become its typed error within the deadline.
-@Suite struct CommandSpeechRecognizerTests {
+/// become its typed error within the deadline. Off the pool: the recognizer waits on its child
+/// (with deadlines) on the calling thread, for up to seconds.
+@Suite(.offThePool) struct CommandSpeechRecognizerTests {
     /// Follows the protocol: a partial after every frame, and on an end a final naming the
     /// frames' sample count and times, then the acknowledgement. Exits 0 at end of input.
     static let echo = #"""
