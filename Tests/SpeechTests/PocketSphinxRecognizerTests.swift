@@ -18,15 +18,18 @@ import Testing
 
     @Test("free-form: three sentences with pauses give a final each, with most words, times inside their speech, and partials before")
     func freeFormSentences() async throws {
-        let lead = 1_000, gap = 1_500
-        var audio = SpokenAudio.silence(milliseconds: lead)
+        // The second pause is longer than the 5 s after which a silent utterance is restarted:
+        // times must still count from the first sample.
+        let pauses = [1_000, 1_500, 6_000]
+        var audio: [Int16] = []
         var spans: [ClosedRange<Int64>] = []
-        for sentence in Self.sentences {
+        for (sentence, pause) in zip(Self.sentences, pauses) {
+            audio += SpokenAudio.silence(milliseconds: pause)
             let start = Int64(audio.count / 16)
             audio += try await SpokenAudio.say(sentence)
             spans.append(start...Int64(audio.count / 16))
-            audio += SpokenAudio.silence(milliseconds: gap)
         }
+        audio += SpokenAudio.silence(milliseconds: 1_000)
         let recognizer = try PocketSphinxRecognizer()
         let results = try SpokenAudio.feed(audio, to: recognizer) + recognizer.finish()
         let finals = results.filter(\.isFinal)
