@@ -95,7 +95,7 @@ let package = Package(
         // Fuzz targets for every parser of untrusted bytes (Fuzz/Targets), driven by libFuzzer in a
         // `-sanitize=fuzzer,address -D FUZZING` build of agentd-fuzz (scripts/fuzz); a normal build of
         // agentd-fuzz replays inputs, and FuzzTests replays the committed corpora in `swift test`.
-        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit", "AgentdCore", "RecordingReport"], path: "Fuzz/Targets"),
+        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit", "AgentdCore", "RecordingReport", "Speech"], path: "Fuzz/Targets"),
         // Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz build; unused otherwise.
         .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
         .executableTarget(name: "agentd-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Fuzz/Driver"),

@@ -8,16 +8,17 @@ import AgentCore
 /// A line without `type` (or with `"type":"result"`) is a result; `{"type":"end"}` says the
 /// child has written every result of the utterance we ended. Other types are ignored, so an
 /// adapter may add its own (a `"log"` line) without breaking older hosts.
-enum CommandRecognizerLine: Equatable {
+public enum CommandRecognizerLine: Equatable, Sendable {
     case result(SpeechResult)
     case endOfUtterance
     case ignored
 
     /// Times beyond a day of audio are nonsense from a child, refused rather than carried on.
-    static let maxMilliseconds: Int64 = 86_400_000
+    public static let maxMilliseconds: Int64 = 86_400_000
 
-    /// Parses one line (without its newline); `maxBytes` bounds the JSON read.
-    static func parse(_ line: String, maxBytes: Int) throws(SpeechRecognizerError) -> CommandRecognizerLine {
+    /// Parses one line (without its newline); `maxBytes` bounds the JSON read. Public for the
+    /// fuzz target (agentd-fuzz speech-command-line): the line comes from a program of the user's.
+    public static func parse(_ line: String, maxBytes: Int) throws(SpeechRecognizerError) -> CommandRecognizerLine {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: line, maxDepth: 8, maxBytes: maxBytes)
