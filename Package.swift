@@ -22,15 +22,22 @@ let systemLibraries: [Target] = [
 
 let cLibraryNames = systemLibraries.map(\.name)
 
+// pocketsphinx only for the Speech target: kept out of `systemLibraries`, whose every module
+// CAgentShims (and so every binary) links.
+let speechLibraries: [Target] = [
+    .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]),
+]
+
 let package = Package(
     name: "agentd",
     products: [
         .library(name: "Agent", targets: ["Agent"]),
         .library(name: "Recorder", targets: ["Recorder"]),
         .library(name: "BotKit", targets: ["BotKit"]),
+        .library(name: "Speech", targets: ["Speech"]),
         .executable(name: "agentd", targets: ["agentd"]),
     ],
-    targets: systemLibraries + [
+    targets: systemLibraries + speechLibraries + [
         // static inline wrappers for the macros and variadic functions Swift cannot call.
         .target(
             name: "CAgentShims",
@@ -67,6 +74,9 @@ let package = Package(
             dependencies: ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus", "AgentWHIP"]
         ),
         .target(name: "Recorder", dependencies: ["Agent", "COgg"]),
+        // Speech recognition behind SpeechRecognizer (issue 15): pocketsphinx in process, and any
+        // engine as a subprocess speaking JSON lines. Below the room API: it only takes PCM.
+        .target(name: "Speech", dependencies: ["AgentCore", "CPocketSphinx"]),
         .target(name: "BotKit", dependencies: ["Agent", "CWebMParser"]),
         // The QA report of a recording directory (report.json, report.html): it reads what Recorder
         // wrote (the manifest, WAVs) and the WebMs with BotKit's reader, so it sits above both.
@@ -76,7 +86,7 @@ let package = Package(
         .target(name: "AgentdCore", dependencies: ["AgentCore", "AgentTransport", "Recorder"]),
         .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport"]),
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
-        .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-bench"),
+        .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit", "Speech"], path: "Sources/agentd-bench"),
         // Writes the media samples (scripts/make-samples) with our own encoders and writers.
         .executableTarget(name: "agentd-samples", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-samples"),
         // Touches a LoopBound value off its loop on request: its release build proves the
@@ -85,7 +95,7 @@ let package = Package(
         // Fuzz targets for every parser of untrusted bytes (Fuzz/Targets), driven by libFuzzer in a
         // `-sanitize=fuzzer,address -D FUZZING` build of agentd-fuzz (scripts/fuzz); a normal build of
         // agentd-fuzz replays inputs, and FuzzTests replays the committed corpora in `swift test`.
-        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit", "AgentdCore", "RecordingReport"], path: "Fuzz/Targets"),
+        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit", "AgentdCore", "RecordingReport", "Speech"], path: "Fuzz/Targets"),
         // Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz build; unused otherwise.
         .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
         .executableTarget(name: "agentd-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Fuzz/Driver"),
@@ -107,6 +117,7 @@ let package = Package(
         .testTarget(name: "AgentdCoreTests", dependencies: ["AgentdCore", "TestSupport"]),
         .testTarget(name: "agentdTests", dependencies: ["agentd", "AgentdCore", "Recorder", "BotKit", "RecordingReport", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "AgentMedia", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

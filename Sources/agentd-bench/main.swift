@@ -17,11 +17,13 @@ do {
         try EncodeBenchmark(options: try PublishOptions(mode: .encode, arguments: Array(arguments.dropFirst()))).run()
     case "composite":
         try CompositeBenchmark(options: try CompositeOptions(arguments: Array(arguments.dropFirst()))).run()
+    case "speech":
+        try SpeechBenchmark(options: try SpeechOptions(arguments: Array(arguments.dropFirst()))).run()
     case nil, "-h", "--help":
-        Console.line([RecordOptions.usage, PublishOptions.usage(.play), PublishOptions.usage(.encode), CompositeOptions.usage]
+        Console.line([RecordOptions.usage, PublishOptions.usage(.play), PublishOptions.usage(.encode), CompositeOptions.usage, SpeechOptions.usage]
             .joined(separator: "\n\n"))
     case let other?:
-        throw BenchError("unknown benchmark '\(other)' (available: record, play, encode, composite)")
+        throw BenchError("unknown benchmark '\(other)' (available: record, play, encode, composite, speech)")
     }
 } catch let error as BenchError {
     ChildRegistry.shared.stopAll()

@@ -22,6 +22,7 @@ import Testing
         "Recorder": ["COgg"],
         "BotKit": ["CWebMParser"],
         "RecordingReport": [],
+        "Speech": ["CPocketSphinx"],
     ]
 
     @Test("agentd imports no C module, Recorder only COgg, BotKit only CWebMParser, and each Agent layer only its own")
@@ -55,6 +56,7 @@ import Testing
         "Recorder": ["Agent"],
         "BotKit": ["Agent"],
         "AgentdCore": ["AgentCore", "AgentTransport", "Recorder"],
+        "Speech": ["AgentCore"],
         "RecordingReport": ["Agent", "Recorder", "BotKit"],
         "agentd": ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport"],
     ]

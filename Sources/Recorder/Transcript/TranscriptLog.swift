@@ -1,4 +1,3 @@
-import AgentCore
 import Foundation
 
 /// Writes a recording's `transcript.jsonl` and `captions.vtt` (`--formats transcript`).
