@@ -73,7 +73,7 @@ let package = Package(
             name: "Agent",
             dependencies: ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus", "AgentWHIP"]
         ),
-        .target(name: "Recorder", dependencies: ["Agent", "COgg"]),
+        .target(name: "Recorder", dependencies: ["Agent", "COgg", "Speech"]),
         // Speech recognition behind SpeechRecognizer (issue 15): pocketsphinx in process, and any
         // engine as a subprocess speaking JSON lines. Below the room API: it only takes PCM.
         .target(name: "Speech", dependencies: ["AgentCore", "CPocketSphinx"]),

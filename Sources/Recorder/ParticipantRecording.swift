@@ -99,7 +99,7 @@ final class ParticipantRecording {
         self.reportError = reportError
         self.segments = segments
         self.wantKeyframe = wantKeyframe
-        decodeAudio = formats.contains(.wav) || formats.contains(.mix) || formats.contains(.composite)
+        decodeAudio = formats.contains(.wav) || formats.contains(.mix) || formats.contains(.composite) || formats.contains(.transcript)
         webm = formats.contains(.webm) ? ParticipantWebM(directory: directory, baseName: name) : nil
         if formats.contains(.wav) {
             do {

@@ -1,4 +1,4 @@
-/// Which files a recording writes: `--formats webm,wav,ogg,mix,data,composite` (ARCHITECTURE.md).
+/// Which files a recording writes: `--formats webm,wav,ogg,mix,data,composite,transcript` (ARCHITECTURE.md).
 ///
 /// | name | files                                   |
 /// |------|-----------------------------------------|
@@ -8,13 +8,14 @@
 /// | mix  | `mix.wav`, everybody mixed              |
 /// | data | `data.jsonl`, data-channel messages     |
 /// | composite | `room.webm`: one VP8 picture of the room (tiles, ``CompositeSettings``) and the mix as Opus |
+/// | transcript | `transcript.jsonl` and `captions.vtt`: what each participant said (``RoomTranscriber``) |
 ///
 /// Names are case-insensitive, spaces around commas are ignored and so are repeats; `opus` is
 /// accepted for `ogg` and `mkv` for `webm`, since those are the files' extensions. The default
 /// is webm,wav,data.
 public struct RecordingFormats: Sendable, Equatable {
     public enum Format: String, Sendable, CaseIterable {
-        case webm, wav, ogg, mix, data, composite
+        case webm, wav, ogg, mix, data, composite, transcript
     }
 
     public static let `default` = RecordingFormats([.webm, .wav, .data])

@@ -153,7 +153,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
     /// One file of the recording, relative to the recording directory.
     public struct File: Codable, Sendable, Equatable {
         public var path: String
-        /// The format that produced it: "webm", "wav", "ogg", "mix", "data" or "composite".
+        /// The format that produced it: "webm", "wav", "ogg", "mix", "data", "composite" or "transcript".
         public var format: String
         /// Where the file's time 0 lies on the recording's timeline. WAVs start at t=0, so 0.
         public var startMs: Int64
@@ -171,6 +171,10 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         /// room.webm (format `composite`): video frames and audio levels dropped at the
         /// compositor's bounded queue. Absent for other files.
         public var framesDropped: Int64?
+        /// transcript.jsonl and captions.vtt (format `transcript`): utterances written, and audio
+        /// blocks dropped at the transcriber's bounded queue. Absent for other files.
+        public var utterances: Int?
+        public var blocksDropped: Int64?
 
         public init(path: String, format: String, startMs: Int64, tracks: [Track] = [],
                     bytes: Int64? = nil, durationMs: Int64? = nil) {
@@ -189,6 +193,8 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
             case durationMs = "duration_ms"
             case framesDropped = "frames_dropped"
             case endMs = "end_ms"
+            case utterances
+            case blocksDropped = "blocks_dropped"
         }
     }
 

@@ -29,6 +29,7 @@ extension RoomRecorder {
             }
         }
         if let compositor { files += compositor.manifestFiles(bytes: fileBytes) }
+        if let transcriber { files += transcriber.manifestFiles(bytes: fileBytes) }
         if dataLog != nil || dataError != nil {
             var file = RecordingManifest.File(path: "data.jsonl", format: "data", startMs: 0, bytes: fileBytes("data.jsonl"))
             file.error = dataError
@@ -64,6 +65,7 @@ extension RoomRecorder {
     func publishBytes() {
         let paths = recordings.flatMap(\.filePaths) + (mixer != nil && formats.contains(.mix) ? mixParts.map(\.name) : [])
             + (dataLog != nil ? ["data.jsonl"] : []) + (compositor?.fileNames ?? [])
+            + (transcriber != nil ? [TranscriptLog.jsonLinesName, TranscriptLog.captionsName] : [])
         let total = paths.compactMap(fileBytes).reduce(0, +)
         published.withLock { $0.bytesWritten = total }
     }

@@ -65,6 +65,8 @@ public final class RoomRecorder: @unchecked Sendable {
     var dataLog: DataMessageLog?
     /// room.webm (format composite), on its own queue.
     var compositor: RoomCompositor?
+    /// transcript.jsonl and captions.vtt (format transcript).
+    var transcriber: RoomTranscriber?
     var dataError: String?
     private var timer: DispatchSourceTimer?
     var furthestMs: Int64 = 0
@@ -87,10 +89,12 @@ public final class RoomRecorder: @unchecked Sendable {
     ///     with ``RoomEvent/iceSelectedPair(_:at:)``).
     ///   - segments: cut every file into numbered parts (`--segment`).
     ///   - composite: room.webm's size, rate and layout, when `formats` has `composite`.
+    ///   - recognizer: makes each participant's speech recognizer, when `formats` has `transcript`.
     public init(directory: RecordingDirectory, room: String, server: String, formats: RecordingFormats = .default,
                 ice: ICEConfiguration = ICEConfiguration(), startedAt: Date = Date(), queueCapacity: Int = 8192,
                 manifestRefresh: Duration = .seconds(2), segments: RecordingSegments? = nil,
-                composite: CompositeSettings = CompositeSettings()) throws(RoomRecorderError) {
+                composite: CompositeSettings = CompositeSettings(),
+                recognizer: @escaping RoomTranscriber.RecognizerFactory = RoomTranscriber.pocketSphinx) throws(RoomRecorderError) {
         self.directory = directory
         self.formats = formats
         self.segments = segments
@@ -108,6 +112,10 @@ public final class RoomRecorder: @unchecked Sendable {
         manifest.connection = RecordingManifest.Connection(ice: ice)
         manifestWriter = ManifestWriter(directory: directory.path, refreshInterval: manifestRefresh)
         if formats.contains(.composite) { startCompositor(composite) }
+        if formats.contains(.transcript) {
+            transcriber = RoomTranscriber(directory: directory.path, recognizer: recognizer,
+                                          reportError: { [weak self] reason in self?.noteOutputError(.file(reason)) })
+        }
         if formats.contains(.mix) || compositor != nil {
             do {
                 mixer = try RoomMixer(output: formats.contains(.mix)
@@ -262,6 +270,7 @@ public final class RoomRecorder: @unchecked Sendable {
             let recording = recording(for: frame.participantID)
             let blocks = recording.handle(frame, ms: frameMs)
             for block in blocks { mix(block.pcm, at: block.sample, from: recording.name) }
+            if !blocks.isEmpty { transcriber?.add(blocks, from: recording.name) }
             compositor?.add(frame, atMs: recording.placedMs, audio: blocks, from: recording.name)
         case .data(let participantID, let payload, let at):
             log(payload, from: participantID.flatMap { knownNames[$0] } ?? "unknown", atMs: ms(at))
@@ -278,6 +287,7 @@ public final class RoomRecorder: @unchecked Sendable {
                 do { try mixer.leave(recording.name) } catch { failMix(error) }
             }
             compositor?.leave(recording.name, atMs: max(recording.joinedMs, ms(at)))
+            transcriber?.leave(recording.name)
             if present.isEmpty { emptySinceMs = max(0, ms(at)) }
             publishCounts()
         case .statistics(let participantID, let kind, let statistics):
@@ -405,6 +415,7 @@ public final class RoomRecorder: @unchecked Sendable {
             do { try mixer.finish(atSample: endSample) } catch { failMix(error) }
         }
         compositor?.finish(atMs: endSample / 48)
+        transcriber?.finish()
         if let dataLog, dataError == nil {
             do { try dataLog.close() } catch {
                 dataError = "\(error)"

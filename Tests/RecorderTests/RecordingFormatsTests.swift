@@ -21,6 +21,6 @@ import Testing
         #expect(throws: RecordingFormatsError.unknownFormat("Wave")) { try RecordingFormats(parsing: " Wave ") }
         #expect(throws: RecordingFormatsError.empty) { try RecordingFormats(parsing: "") }
         #expect(throws: RecordingFormatsError.empty) { try RecordingFormats(parsing: " , ,") }
-        #expect(RecordingFormatsError.unknownFormat("mp4").description == "unknown format 'mp4' (known: webm, wav, ogg, mix, data, composite)")
+        #expect(RecordingFormatsError.unknownFormat("mp4").description == "unknown format 'mp4' (known: webm, wav, ogg, mix, data, composite, transcript)")
     }
 }

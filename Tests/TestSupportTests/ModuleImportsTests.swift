@@ -53,7 +53,7 @@ import Testing
         "AgentJanus": ["AgentCore", "AgentWire", "AgentTransport", "AgentSession"],
         "AgentWHIP": ["AgentCore", "AgentWire", "AgentTransport", "AgentSession"],
         "Agent": ["AgentCore", "AgentWire", "AgentMedia", "AgentTransport", "AgentSession", "AgentJanus", "AgentWHIP"],
-        "Recorder": ["Agent"],
+        "Recorder": ["Agent", "Speech"],
         "BotKit": ["Agent"],
         "AgentdCore": ["AgentCore", "AgentTransport", "Recorder"],
         "Speech": ["AgentCore"],

@@ -141,7 +141,7 @@ extension Recipe {
 
     /// The recorder recipe's settings, handed to the ``RecordingLauncher``.
     package struct RecordSettings: Sendable, Equatable {
-        /// As `agentd record --formats`: webm, wav, ogg, mix, data, composite.
+        /// As `agentd record --formats`: webm, wav, ogg, mix, data, composite, transcript.
         package var formats: [String]
         /// As `agentd record --out`: used as given; nil for the default directory.
         package var out: String?

@@ -22,7 +22,7 @@ struct RecordPlan: Sendable {
             do {
                 formats = try RecordingFormats(parsing: text)
             } catch {
-                throw UsageError.invalidValue(option: "formats", value: text, expected: "a list of webm,wav,ogg,mix,data,composite")
+                throw UsageError.invalidValue(option: "formats", value: text, expected: "a list of webm,wav,ogg,mix,data,composite,transcript")
             }
         } else {
             formats = .default

@@ -147,7 +147,7 @@ enum OpenAPIDocument {
                     "token": ["type": "string", "description": "Janus core token"],
                     "pin": ["type": "string"],
                     "display": ["type": "string", "minLength": 1, "maxLength": 64, "description": "at most 64 characters and 256 bytes"],
-                    "formats": ["description": "webm, wav, ogg, mix, data, composite: a list or a comma-separated string",
+                    "formats": ["description": "webm, wav, ogg, mix, data, composite, transcript: a list or a comma-separated string",
                                 "oneOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]],
                     "composite": [
                         "type": "object", "additionalProperties": false,
