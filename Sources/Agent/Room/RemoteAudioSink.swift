@@ -32,11 +32,14 @@ public final class RemoteAudioSink: RemoteTrackSink {
     private let pipeline: Mutex<RemoteAudioPipeline?>
     private let published = Mutex(RemoteAudioSinkCounters())
 
+    /// - Parameter processor: render processing for this sink's frames, before its level meter
+    ///   and its consumer; nil takes the engine's default (``AudioProcessingDefaults/render``)
+    ///   when the sink is added to a channel's track, ``AudioProcessorFactory/passThrough`` none.
     public init(format: RemoteAudioFormat, gapPolicy: RemoteAudioGapPolicy = .standard,
-                levelWindow: Duration = .milliseconds(100),
+                levelWindow: Duration = .milliseconds(100), processor: AudioProcessorFactory? = nil,
                 delivery: RemoteTrackDelivery<RemoteAudioFrame>) throws(RemoteTrackError) {
         let level = AudioLevelMeter(window: levelWindow)
-        let pipeline = try RemoteAudioPipeline(format: format, policy: gapPolicy, level: level)
+        let pipeline = try RemoteAudioPipeline(format: format, policy: gapPolicy, level: level, processor: processor)
         self.format = format
         self.gapPolicy = gapPolicy
         self.level = level
@@ -46,16 +49,18 @@ public final class RemoteAudioSink: RemoteTrackSink {
 
     /// A sink that calls `handler` with each frame, on the thread that feeds the sink.
     public convenience init(format: RemoteAudioFormat, gapPolicy: RemoteAudioGapPolicy = .standard,
+                            processor: AudioProcessorFactory? = nil,
                             handler: @escaping @Sendable (RemoteAudioFrame) -> Void) throws(RemoteTrackError) {
-        try self.init(format: format, gapPolicy: gapPolicy, delivery: .handler(handler))
+        try self.init(format: format, gapPolicy: gapPolicy, processor: processor, delivery: .handler(handler))
     }
 
     /// A sink and the stream it fills, holding at most `bufferLimit` frames (the oldest is
     /// dropped and counted in ``RemoteAudioSinkCounters/framesDropped`` when the consumer lags).
     public static func streaming(format: RemoteAudioFormat, gapPolicy: RemoteAudioGapPolicy = .standard,
+                                 processor: AudioProcessorFactory? = nil,
                                  bufferLimit: Int = 50) throws(RemoteTrackError) -> (RemoteAudioSink, AsyncStream<RemoteAudioFrame>) {
         let (delivery, frames) = try RemoteTrackDelivery<RemoteAudioFrame>.bounded(bufferLimit)
-        return (try RemoteAudioSink(format: format, gapPolicy: gapPolicy, delivery: delivery), frames)
+        return (try RemoteAudioSink(format: format, gapPolicy: gapPolicy, processor: processor, delivery: delivery), frames)
     }
 
     /// What the sink has done so far.
@@ -70,6 +75,16 @@ public final class RemoteAudioSink: RemoteTrackSink {
             guard let pipeline else { return ([], nil) }
             return (pipeline.process(frame), pipeline.counters)
         })
+    }
+
+    /// Takes the engine's render default unless the sink has a processor (``RemoteTrack/add(_:)``
+    /// calls it before the sink's first frame).
+    func adoptDefaultProcessor(_ factory: AudioProcessorFactory) {
+        let counters = pipeline.withLock { pipeline -> RemoteAudioSinkCounters? in
+            pipeline?.adoptDefaultProcessor(factory)
+            return pipeline?.counters
+        }
+        if let counters { published.withLock { $0 = counters } }
     }
 
     /// Audio ignores it: a lost packet shows as a gap in the next packet's RTP time.
