@@ -33,4 +33,9 @@ public enum AudioProcessorError: Error, Equatable, Sendable, CustomStringConvert
         case .library(let what): what
         }
     }
+
+    /// Throws ``settingOutOfRange(name:value:range:)`` unless `value` lies in `range` (NaN never does).
+    public static func check(_ name: String, _ value: Double, in range: ClosedRange<Double>) throws(AudioProcessorError) {
+        guard range.contains(value) else { throw .settingOutOfRange(name: name, value: value, range: range) }
+    }
 }

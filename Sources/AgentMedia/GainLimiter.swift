@@ -36,12 +36,8 @@ public struct GainLimiter: AudioProcessor {
 
         /// Throws the first setting out of range (NaN is out of every range).
         public func validate() throws(AudioProcessorError) {
-            guard Self.gainRange.contains(gainDecibels) else {
-                throw .settingOutOfRange(name: "gain (dB)", value: gainDecibels, range: Self.gainRange)
-            }
-            guard Self.ceilingRange.contains(ceilingDecibels) else {
-                throw .settingOutOfRange(name: "ceiling (dBFS)", value: ceilingDecibels, range: Self.ceilingRange)
-            }
+            try AudioProcessorError.check("gain (dB)", gainDecibels, in: Self.gainRange)
+            try AudioProcessorError.check("ceiling (dBFS)", ceilingDecibels, in: Self.ceilingRange)
         }
     }
 

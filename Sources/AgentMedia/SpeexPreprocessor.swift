@@ -51,13 +51,8 @@ public final class SpeexPreprocessor: AudioProcessor {
         public static let automaticGainControl = Settings(automaticGainControl: true)
 
         public func validate() throws(AudioProcessorError) {
-            let suppression = Double(noiseSuppressionDecibels)
-            guard Self.noiseSuppressionRange.contains(suppression) else {
-                throw .settingOutOfRange(name: "noise suppression (dB)", value: suppression, range: Self.noiseSuppressionRange)
-            }
-            guard Self.agcLevelRange.contains(agcLevel) else {
-                throw .settingOutOfRange(name: "AGC level", value: agcLevel, range: Self.agcLevelRange)
-            }
+            try AudioProcessorError.check("noise suppression (dB)", Double(noiseSuppressionDecibels), in: Self.noiseSuppressionRange)
+            try AudioProcessorError.check("AGC level", agcLevel, in: Self.agcLevelRange)
         }
     }
 

@@ -18,9 +18,14 @@ public struct ToneInNoise: Sendable {
         self.noiseAmplitude = noiseAmplitude
     }
 
+    /// The gating's period, in samples: the tone and its gating repeat exactly every 500 ms
+    /// (a whole number of cycles of a tone on a whole number of hertz).
+    public var period: Int { sampleRate / 2 }
+
     /// Whether the tone sounds at sample `index`.
     public func isOn(_ index: Int) -> Bool {
-        (Double(index) / Double(sampleRate)).truncatingRemainder(dividingBy: 0.5) < 0.3
+        let position = index % period
+        return (position < 0 ? position + period : position) < period * 3 / 5
     }
 
     /// The clean tone's sine and cosine at `index`, zero where it is off.
@@ -44,10 +49,10 @@ public struct ToneInNoise: Sendable {
     /// The SNR in dB of `signal` over `range`: the tone's part is the least-squares fit of the
     /// clean tone's sine and cosine (so any phase or gain the processing gave it is the tone's),
     /// and everything else, the residual, is noise.
-    public func snr(of signal: [Int16], over range: Range<Int>) -> Double {
+    public func snr(of signal: [Int16], over range: Range<Int>, delay: Int = 0) -> Double {
         var (ss, cc, sc, xs, xc, xx) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         for index in range {
-            let (sine, cosine) = basis(index)
+            let (sine, cosine) = basis(index - delay)
             let x = Double(signal[index])
             ss += sine * sine
             cc += cosine * cosine
@@ -61,5 +66,32 @@ public struct ToneInNoise: Sendable {
         let b = (xc * ss - xs * sc) / determinant
         let tone = a * a * ss + b * b * cc + 2 * a * b * sc
         return 10 * log10(tone / (xx - tone))
+    }
+
+    /// Where the gating lies in `signal` (a recording that started at some unknown point of it),
+    /// as a delay in samples modulo ``period``, to 1 ms: the tone's power in each millisecond,
+    /// folded over the period, is largest across the on-stretch at the right delay.
+    public func gatingDelay(in signal: [Int16], over range: Range<Int>) -> Int {
+        let block = sampleRate / 1_000
+        let blocksPerPeriod = period / block
+        var folded = [Double](repeating: 0, count: blocksPerPeriod)
+        var start = range.lowerBound
+        while start + block <= range.upperBound {
+            var (xs, xc) = (0.0, 0.0)
+            for index in start..<(start + block) {
+                let phase = 2 * Double.pi * frequency * Double(index) / Double(sampleRate)
+                xs += Double(signal[index]) * sin(phase)
+                xc += Double(signal[index]) * cos(phase)
+            }
+            folded[(start / block) % blocksPerPeriod] += xs * xs + xc * xc
+            start += block
+        }
+        let onBlocks = blocksPerPeriod * 3 / 5
+        var best = (delay: 0, power: -Double.infinity)
+        for shift in 0..<blocksPerPeriod {
+            let power = (0..<onBlocks).reduce(0.0) { $0 + folded[(shift + $1) % blocksPerPeriod] }
+            if power > best.power { best = (shift, power) }
+        }
+        return best.delay * block
     }
 }

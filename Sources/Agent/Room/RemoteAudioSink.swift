@@ -16,6 +16,11 @@ import Synchronization
 /// track.add(sink)
 /// ```
 ///
+/// **Render processing.** A sink's ``AudioProcessor`` (from the `processor` factory, or the
+/// engine's ``AudioProcessingDefaults/render`` when it has none) runs on every frame before the
+/// level meter and the consumer see it, on the same thread as decoding; fill frames included, so
+/// an AGC or noise estimate follows the timeline the consumer gets.
+///
 /// **Threading.** Decoding happens inside ``receive(_:)``, on the caller's thread, which for a
 /// channel's track is the track's ``WorkerLane`` (off the transport loop). Frames are delivered
 /// on that same thread, after the sink's lock is released (so the handler may read

@@ -33,12 +33,14 @@ import TestSupport
         let signal = ToneInNoise(sampleRate: rate)
         let input = signal.samples(seconds: 6)
         var processor = try SpeexPreprocessor(format: AudioProcessingFormat(sampleRate: rate, channels: 1, frameDuration: frame))
+        let started = ContinuousClock.now
         let output = try Self.run(&processor, input)
+        let elapsed = ContinuousClock.now - started
         // From 2 s on: the noise estimate has settled by then.
         let window = (2 * rate)..<(output.count - rate / 2)
         let before = signal.snr(of: input, over: window)
         let after = signal.snr(of: output, over: window)
-        print("speex noise suppression \(rate) Hz \(frame.rawValue) ms: SNR \(String(format: "%.1f", before)) dB → \(String(format: "%.1f", after)) dB (+\(String(format: "%.1f", after - before)) dB)")
+        print("speex noise suppression \(rate) Hz \(frame.rawValue) ms: SNR \(String(format: "%.1f", before)) dB → \(String(format: "%.1f", after)) dB (+\(String(format: "%.1f", after - before)) dB), 6 s took \(elapsed)")
         // Measured +10.5 dB at 48 kHz/20 ms, +13 dB at 10 ms; 6 dB leaves margin for any libspeexdsp 1.2.
         #expect(after - before >= 6)
     }
@@ -48,7 +50,7 @@ import TestSupport
         let noisy = signal.samples(seconds: 4)
         // Left: tone in noise; right: silence, which must stay silence (no crosstalk from a
         // shared state or a downmix).
-        let input = noisy.flatMap { [$0, 0] }
+        let input: [Int16] = noisy.flatMap { [$0, Int16(0)] }
         var processor = try SpeexPreprocessor(format: AudioProcessingFormat(sampleRate: 48_000, channels: 2, frameDuration: .milliseconds20))
         let output = try Self.run(&processor, input)
         let left = stride(from: 0, to: output.count, by: 2).map { output[$0] }
