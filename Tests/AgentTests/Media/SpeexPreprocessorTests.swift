@@ -90,7 +90,7 @@ import TestSupport
         }
         #expect(throws: AudioProcessorError.self) { _ = try SpeexPreprocessor(format: format, settings: .init(agcLevel: .nan)) }
         #expect(throws: AudioProcessorError.self) { _ = try AudioProcessorFactory.automaticGainControl(.init(agcLevel: 1e9)) }
-        var processor = try SpeexPreprocessor(format: format)
+        let processor = try SpeexPreprocessor(format: format)
         var short = [Int16](repeating: 7, count: 100)
         #expect(throws: AudioProcessorError.frameLength(expected: 160, got: 100)) { try processor.process(&short) }
         #expect(short == [Int16](repeating: 7, count: 100))
