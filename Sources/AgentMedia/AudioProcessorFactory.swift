@@ -48,7 +48,8 @@ public struct AudioProcessorFactory: Sendable {
         try speex(settings, name: "noise suppression")
     }
 
-    /// speex_preprocess automatic gain control (see ``SpeexPreprocessor``).
+    /// speex_preprocess automatic gain control (see ``SpeexPreprocessor``); its default settings
+    /// keep the denoiser on as well, in the same speex state, so it needs no ``noiseSuppression(_:)`` beside it.
     public static func automaticGainControl(_ settings: SpeexPreprocessor.Settings = .automaticGainControl) throws(AudioProcessorError) -> AudioProcessorFactory {
         try speex(settings, name: "automatic gain control")
     }

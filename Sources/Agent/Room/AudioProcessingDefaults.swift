@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let engine = AgentEngine(audioProcessing: AudioProcessingDefaults(
-///     capture: try .chain([.noiseSuppression(), .automaticGainControl()]),
+///     capture: try .automaticGainControl(),  // speex AGC, its denoiser on too
 ///     render: try .gain(.init(gainDecibels: 6))))
 /// ```
 public struct AudioProcessingDefaults: Sendable {

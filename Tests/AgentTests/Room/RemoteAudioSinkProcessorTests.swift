@@ -172,4 +172,19 @@ import TestSupport
         #expect(seen.count == 10, "every frame went through the default processor")
         core.finish()
     }
+
+    /// The documentation's examples, as written there.
+    @Test func theDocumentedExamplesWork() throws {
+        let voice = try AudioProcessorFactory.chain([.noiseSuppression(), .gain(.init(gainDecibels: 6))])
+        let defaults = AudioProcessingDefaults(capture: try .automaticGainControl(), render: try .gain(.init(gainDecibels: 6)))
+        let format = try AudioProcessingFormat(sampleRate: 48_000, channels: 2, frameDuration: .milliseconds20)
+        for factory in [voice, try #require(defaults.capture), try #require(defaults.render)] {
+            var processor = try factory.makeProcessor(for: format)
+            var frame = [Int16](repeating: 100, count: format.samplesPerFrame)
+            try processor.process(&frame)
+        }
+        #expect(voice.name == "noise suppression → gain 6.0 dB")
+        let engine = AgentEngine(loopCount: 1, audioProcessing: defaults)
+        #expect(engine.audioProcessing.capture?.name == "automatic gain control")
+    }
 }
