@@ -18,6 +18,8 @@ let systemLibraries: [Target] = [
     // libyuv has no .pc file: its module map links it by name.
     .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // speex_preprocess: noise suppression and AGC for the audio processors (issue 15).
+    .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
 ]
 
 let cLibraryNames = systemLibraries.map(\.name)
@@ -55,7 +57,7 @@ let package = Package(
         // Codecs, files and frames over the C media libraries.
         .target(
             name: "AgentMedia",
-            dependencies: ["AgentCore", "COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CYUV", "CZlib", "CAgentShims"]
+            dependencies: ["AgentCore", "COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CYUV", "CZlib", "CSpeexDSP", "CAgentShims"]
         ),
         // Event loops, ICE, DTLS, SRTP, SCTP, WebSocket and the HTTP server.
         .target(

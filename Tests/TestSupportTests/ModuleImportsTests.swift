@@ -11,7 +11,7 @@ import Testing
     static let allowedCModules: [String: Set<String>] = [
         "AgentCore": [],
         "AgentWire": [],
-        "AgentMedia": ["COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CYUV", "CZlib", "CAgentShims"],
+        "AgentMedia": ["COpus", "CVPX", "COpenH264", "COgg", "CSndFile", "CSampleRate", "CYUV", "CZlib", "CSpeexDSP", "CAgentShims"],
         "AgentTransport": ["CNice", "COpenSSL", "CSRTP", "CUsrSCTP", "CSoup", "CAgentShims"],
         "AgentSession": [],
         "AgentJanus": ["COpenSSL"],

@@ -28,26 +28,31 @@ public actor AgentEngine {
     private var shutDown = false
     /// Makes the channels' sessions: the built-in adapters, or a test's fakes.
     private let platform: RoomPlatform
+    /// What every audio track of the engine's channels is processed with unless it says otherwise.
+    public nonisolated let audioProcessing: AudioProcessingDefaults
 
     /// An engine with up to `loopCount` transport loops of its own (default: one per core),
     /// started as channels need them and stopped by ``shutdown()``.
-    public init(loopCount: Int = ProcessInfo.processInfo.activeProcessorCount, loopName: String = "agentd.transport") {
+    public init(loopCount: Int = ProcessInfo.processInfo.activeProcessorCount, loopName: String = "agentd.transport",
+                audioProcessing: AudioProcessingDefaults = .none) {
         self.loopCount = max(1, loopCount)
         self.loopName = loopName
         loops = []
         ownsLoops = true
         platform = .standard
+        self.audioProcessing = audioProcessing
     }
 
     /// An engine on loops the caller owns (and stops after ``shutdown()``), making its channels'
     /// sessions through `platform` (tests pass fakes).
-    public init(loops: [EventLoop], platform: RoomPlatform = .standard) {
+    public init(loops: [EventLoop], platform: RoomPlatform = .standard, audioProcessing: AudioProcessingDefaults = .none) {
         precondition(!loops.isEmpty, "AgentEngine needs at least one loop")
         self.loops = loops
         loopCount = loops.count
         loopName = loops[0].name
         ownsLoops = false
         self.platform = platform
+        self.audioProcessing = audioProcessing
     }
 
     /// Joins the room of `join` and returns the channel once it is in the room (a host: once its
@@ -73,7 +78,8 @@ public actor AgentEngine {
         let key = join.key
         guard !reserved.contains(key) else { throw AgentError.alreadyJoined(server: join.server, room: join.room ?? "") }
         reserved.insert(key)
-        let channel = Channel(join: join, credentials: credentials, key: key, options: options, loop: takeLoop(), platform: platform)
+        let channel = Channel(join: join, credentials: credentials, key: key, options: options, loop: takeLoop(), platform: platform,
+                              renderProcessor: audioProcessing.render)
         channels.append(channel)
         do {
             try await channel.open()

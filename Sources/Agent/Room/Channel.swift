@@ -59,7 +59,7 @@ public actor Channel {
     private var closed = false
 
     init(join: RoomJoin, credentials: RoomCredentials, key: ChannelKey, options: ChannelOptions, loop: EventLoop,
-         platform: RoomPlatform = .standard) {
+         platform: RoomPlatform = .standard, renderProcessor: AudioProcessorFactory? = nil) {
         self.join = join
         self.key = key
         self.credentials = credentials
@@ -69,7 +69,7 @@ public actor Channel {
         let buffer = EventBuffer<ChannelEvent>()
         events = buffer.stream
         core = ChannelCore(room: join.room ?? "", statsInterval: options.statsInterval, rawSink: options.roomEventSink, events: buffer,
-                           speakers: options.detectsActiveSpeakers ? ChannelSpeakers() : nil)
+                           speakers: options.detectsActiveSpeakers ? ChannelSpeakers() : nil, renderProcessor: renderProcessor)
     }
 
     deinit {

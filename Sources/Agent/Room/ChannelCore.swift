@@ -31,6 +31,8 @@ final class ChannelCore: Sendable {
     private let events: EventBuffer<ChannelEvent>
     /// Where the tracks' sinks run; nil: on the thread that delivers the frames.
     private let lanes: WorkerLanes?
+    /// The engine's default render processing, given to each audio track for its sinks.
+    private let renderProcessor: AudioProcessorFactory?
     private let state = Mutex(State())
     /// Asks a remote participant's sender for a keyframe (set by the channel's receive path).
     private let keyframeRequester = Mutex<LockedCallback<@Sendable (String, MediaKind) -> Void>?>(nil)
@@ -38,13 +40,14 @@ final class ChannelCore: Sendable {
     let speakers: ChannelSpeakers?
 
     init(room: String, statsInterval: Duration, rawSink: (@Sendable (RoomEvent) -> Void)?, events: EventBuffer<ChannelEvent>,
-         lanes: WorkerLanes? = .shared, speakers: ChannelSpeakers? = nil) {
+         lanes: WorkerLanes? = .shared, speakers: ChannelSpeakers? = nil, renderProcessor: AudioProcessorFactory? = nil) {
         self.speakers = speakers
         self.room = room
         self.statsInterval = statsInterval
         self.rawSink = rawSink
         self.events = events
         self.lanes = lanes
+        self.renderProcessor = renderProcessor
     }
 
     var connectionState: ConnectionState? { state.withLock { $0.mapper.state } }
@@ -186,6 +189,8 @@ final class ChannelCore: Sendable {
                 // Before any frame can find the track: frames look it up under this same lock.
                 if let lanes { track.runSinks(on: lanes.nextLane()) }
                 if kind == .audio, let speakers { track.add(speakers.sink(for: id)) }
+                // For the user's RemoteAudioSinks; the speakers' own sink hears the audio as it came.
+                if let renderProcessor, kind == .audio { track.setDefaultAudioProcessor(renderProcessor) }
             case .trackUnsubscribed(let user, let track):
                 state.collector.trackEnded(.init(participantID: user.id, kind: track.kind))
                 if track.kind == .audio { speakers?.remove(user.id) }

@@ -7,11 +7,8 @@ public struct RemoteAudioFormat: Sendable, Equatable {
     /// Output rates on offer: the telephone, wideband and Opus rates, and CD audio.
     public static let supportedSampleRates = [8_000, 16_000, 24_000, 32_000, 44_100, 48_000]
 
-    /// How long each delivered frame is.
-    public enum FrameDuration: Int, Sendable, Equatable, CaseIterable {
-        case milliseconds10 = 10
-        case milliseconds20 = 20
-    }
+    /// How long each delivered frame is (the audio processors' frame lengths too).
+    public typealias FrameDuration = AudioFrameDuration
 
     /// Which sample arrays each frame carries: one or both.
     public struct SampleFormats: OptionSet, Sendable, Equatable {
@@ -49,4 +46,11 @@ public struct RemoteAudioFormat: Sendable, Equatable {
     public var ticksPerFrame: Int64 { Int64(48 * frameDuration.rawValue) }
 
     public var duration: Duration { .milliseconds(frameDuration.rawValue) }
+
+    /// The frames a render processor of this sink takes (every supported rate is one it takes).
+    var processingFormat: AudioProcessingFormat {
+        get throws(AudioProcessorError) {
+            try AudioProcessingFormat(sampleRate: sampleRate, channels: channels, frameDuration: frameDuration)
+        }
+    }
 }

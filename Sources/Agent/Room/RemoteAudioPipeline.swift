@@ -3,7 +3,8 @@
 ///
 ///     RemoteFrame → RemoteAudioTimeline → fill gap (PLC/FEC or silence) → OpusDecoder (48 kHz,
 ///                   (place or drop)        decode packet (trim overlap)    Float) → AudioResampler
-///                 → RemoteAudioFramer (fixed frames, dated) → Int16 and/or Float → RemoteAudioFrame
+///                 → RemoteAudioFramer (fixed frames, dated) → render processor (Int16, in place)
+///                 → level meter → Int16 and/or Float → RemoteAudioFrame
 ///
 /// Every tick the timeline places is turned into audio exactly once (decoded, concealed or
 /// silence), which is what keeps the output on the RTP timeline. Nothing here throws: media
@@ -26,13 +27,25 @@ final class RemoteAudioPipeline {
     private var framer: RemoteAudioFramer
     /// Decoder output, reused for every packet: the longest Opus packet, interleaved.
     private var decoded: [Float]
+    /// Runs on every frame before the level meter and delivery; nil: none.
+    private var processor: (any AudioProcessor)?
+    /// The sink was given a processor (perhaps a pass-through) or has adopted the engine's
+    /// default; a later default is ignored.
+    private var processorChosen: Bool
     /// Where the frames' wall times come from: the latest packet's RTP and mapped wall time.
     private var anchor = (participantID: "", rtp: Int64(0), wall: Int64(0), bySenderReport: false)
 
-    init(format: RemoteAudioFormat, policy: RemoteAudioGapPolicy, level: AudioLevelMeter) throws(RemoteTrackError) {
+    init(format: RemoteAudioFormat, policy: RemoteAudioGapPolicy, level: AudioLevelMeter,
+         processor: AudioProcessorFactory?) throws(RemoteTrackError) {
         self.format = format
         self.policy = policy
         self.level = level
+        do {
+            self.processor = try processor?.makeProcessor(for: format.processingFormat)
+        } catch {
+            throw .processor(error)
+        }
+        processorChosen = processor != nil
         do {
             decoder = try OpusDecoder(channels: format.channels)
         } catch {
@@ -78,6 +91,18 @@ final class RemoteAudioPipeline {
             decode(frame.bytes, duration: duration, trim: Int(trim))
         }
         return takeFrames()
+    }
+
+    /// Takes the engine's default render processing, unless a processor was chosen already. A
+    /// factory that fails for this format is counted, and the sink goes on unprocessed.
+    func adoptDefaultProcessor(_ factory: AudioProcessorFactory) {
+        guard !processorChosen else { return }
+        processorChosen = true
+        do {
+            processor = try factory.makeProcessor(for: format.processingFormat)
+        } catch {
+            counters.processorFailures += 1
+        }
     }
 
     /// Forgets the timeline and the codecs' history: the next packet starts afresh (unmute).
@@ -188,18 +213,34 @@ final class RemoteAudioPipeline {
     private func takeFrames() -> [RemoteAudioFrame] {
         var frames: [RemoteAudioFrame] = []
         while let piece = framer.nextFrame() {
-            level.add(piece.samples, channels: format.channels, sampleRate: format.sampleRate)
+            let processed = process(piece.samples)
+            let samples = processed?.float ?? piece.samples
+            level.add(samples, channels: format.channels, sampleRate: format.sampleRate)
             counters.framesDelivered += 1
             if piece.containsFill { counters.framesWithFill += 1 }
             frames.append(RemoteAudioFrame(
                 participantID: anchor.participantID, format: format,
-                int16Samples: format.sampleFormats.contains(.int16) ? PCMConversion.int16s(fromFloats: piece.samples) : nil,
-                floatSamples: format.sampleFormats.contains(.float) ? piece.samples : nil,
+                int16Samples: format.sampleFormats.contains(.int16) ? processed?.int16 ?? PCMConversion.int16s(fromFloats: samples) : nil,
+                floatSamples: format.sampleFormats.contains(.float) ? samples : nil,
                 rtpTimestamp: piece.rtpTimestamp, wallTimeNanoseconds: wallTime(ofTick: piece.rtpTimestamp),
                 mappedBySenderReport: anchor.bySenderReport, containsFill: piece.containsFill,
                 isDiscontinuity: piece.isDiscontinuity))
         }
         return frames
+    }
+
+    /// One frame through the render processor, in both sample formats; nil with no processor,
+    /// or when it refused the frame (counted; the frame goes on as it was).
+    private func process(_ samples: [Float]) -> (int16: [Int16], float: [Float])? {
+        guard processor != nil else { return nil }
+        var int16 = PCMConversion.int16s(fromFloats: samples)
+        do {
+            try processor?.process(&int16)
+        } catch {
+            counters.processorFailures += 1
+            return nil
+        }
+        return (int16, PCMConversion.floats(fromInt16: int16))
     }
 
     /// The wall time of an RTP tick near the latest packet (within the fill limit of it).

@@ -16,6 +16,11 @@ import Synchronization
 /// track.add(sink)
 /// ```
 ///
+/// **Render processing.** A sink's ``AudioProcessor`` (from the `processor` factory, or the
+/// engine's ``AudioProcessingDefaults/render`` when it has none) runs on every frame before the
+/// level meter and the consumer see it, on the same thread as decoding; fill frames included, so
+/// an AGC or noise estimate follows the timeline the consumer gets.
+///
 /// **Threading.** Decoding happens inside ``receive(_:)``, on the caller's thread, which for a
 /// channel's track is the track's ``WorkerLane`` (off the transport loop). Frames are delivered
 /// on that same thread, after the sink's lock is released (so the handler may read
@@ -32,11 +37,14 @@ public final class RemoteAudioSink: RemoteTrackSink {
     private let pipeline: Mutex<RemoteAudioPipeline?>
     private let published = Mutex(RemoteAudioSinkCounters())
 
+    /// - Parameter processor: render processing for this sink's frames, before its level meter
+    ///   and its consumer; nil takes the engine's default (``AudioProcessingDefaults/render``)
+    ///   when the sink is added to a channel's track, ``AudioProcessorFactory/passThrough`` none.
     public init(format: RemoteAudioFormat, gapPolicy: RemoteAudioGapPolicy = .standard,
-                levelWindow: Duration = .milliseconds(100),
+                levelWindow: Duration = .milliseconds(100), processor: AudioProcessorFactory? = nil,
                 delivery: RemoteTrackDelivery<RemoteAudioFrame>) throws(RemoteTrackError) {
         let level = AudioLevelMeter(window: levelWindow)
-        let pipeline = try RemoteAudioPipeline(format: format, policy: gapPolicy, level: level)
+        let pipeline = try RemoteAudioPipeline(format: format, policy: gapPolicy, level: level, processor: processor)
         self.format = format
         self.gapPolicy = gapPolicy
         self.level = level
@@ -46,16 +54,18 @@ public final class RemoteAudioSink: RemoteTrackSink {
 
     /// A sink that calls `handler` with each frame, on the thread that feeds the sink.
     public convenience init(format: RemoteAudioFormat, gapPolicy: RemoteAudioGapPolicy = .standard,
+                            processor: AudioProcessorFactory? = nil,
                             handler: @escaping @Sendable (RemoteAudioFrame) -> Void) throws(RemoteTrackError) {
-        try self.init(format: format, gapPolicy: gapPolicy, delivery: .handler(handler))
+        try self.init(format: format, gapPolicy: gapPolicy, processor: processor, delivery: .handler(handler))
     }
 
     /// A sink and the stream it fills, holding at most `bufferLimit` frames (the oldest is
     /// dropped and counted in ``RemoteAudioSinkCounters/framesDropped`` when the consumer lags).
     public static func streaming(format: RemoteAudioFormat, gapPolicy: RemoteAudioGapPolicy = .standard,
+                                 processor: AudioProcessorFactory? = nil,
                                  bufferLimit: Int = 50) throws(RemoteTrackError) -> (RemoteAudioSink, AsyncStream<RemoteAudioFrame>) {
         let (delivery, frames) = try RemoteTrackDelivery<RemoteAudioFrame>.bounded(bufferLimit)
-        return (try RemoteAudioSink(format: format, gapPolicy: gapPolicy, delivery: delivery), frames)
+        return (try RemoteAudioSink(format: format, gapPolicy: gapPolicy, processor: processor, delivery: delivery), frames)
     }
 
     /// What the sink has done so far.
@@ -70,6 +80,16 @@ public final class RemoteAudioSink: RemoteTrackSink {
             guard let pipeline else { return ([], nil) }
             return (pipeline.process(frame), pipeline.counters)
         })
+    }
+
+    /// Takes the engine's render default unless the sink has a processor (``RemoteTrack/add(_:)``
+    /// calls it before the sink's first frame).
+    func adoptDefaultProcessor(_ factory: AudioProcessorFactory) {
+        let counters = pipeline.withLock { pipeline -> RemoteAudioSinkCounters? in
+            pipeline?.adoptDefaultProcessor(factory)
+            return pipeline?.counters
+        }
+        if let counters { published.withLock { $0 = counters } }
     }
 
     /// Audio ignores it: a lost packet shows as a gap in the next packet's RTP time.

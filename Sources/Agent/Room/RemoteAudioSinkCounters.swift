@@ -22,6 +22,9 @@ public struct RemoteAudioSinkCounters: Sendable, Equatable {
     public var framesWithFill = 0
     /// Frames a full stream buffer pushed out before the consumer took them.
     public var framesDropped = 0
+    /// Frames the render processor refused (delivered unprocessed), plus one when the engine's
+    /// default processor could not be made for this sink.
+    public var processorFailures = 0
 
     public init() {}
 }

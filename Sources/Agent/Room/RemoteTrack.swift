@@ -52,6 +52,8 @@ public final class RemoteTrack: Sendable {
         /// A frame was lost (or dropped at the lane) since the last one the sinks got: the next
         /// job tells them first. Only used with a lane.
         var lossPending = false
+        /// The engine's render processing, for audio sinks made without their own. Set by the channel.
+        var defaultAudioProcessor: AudioProcessorFactory?
     }
 
     public let participantID: String
@@ -73,7 +75,12 @@ public final class RemoteTrack: Sendable {
 
     /// Attaches a sink; it gets frames from the next one on. Adding one twice has no effect.
     /// A video sink asks the sender for keyframes through the track (see ``requestKeyframe()``).
+    /// An audio sink made without a processor takes the engine's default render processing here,
+    /// before its first frame (see ``AudioProcessingDefaults``).
     public func add(_ sink: any RemoteTrackSink) {
+        if let audio = sink as? RemoteAudioSink, let factory = state.withLock({ $0.defaultAudioProcessor }) {
+            audio.adoptDefaultProcessor(factory)
+        }
         let added = state.withLock { state in
             guard !state.sinks.contains(where: { $0 === sink }) else { return false }
             state.sinks.append(sink)
@@ -141,6 +148,11 @@ public final class RemoteTrack: Sendable {
     /// (``JanusAudience/requestKeyframe(participantID:kind:)`` does).
     func setKeyframeHandler(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.keyframeHandler = handler }
+    }
+
+    /// What audio sinks added from now on are processed with when they have no processor of their own.
+    func setDefaultAudioProcessor(_ factory: AudioProcessorFactory) {
+        state.withLock { $0.defaultAudioProcessor = factory }
     }
 
     /// Runs the sinks on `lane` from the next frame on, instead of on the caller's thread.

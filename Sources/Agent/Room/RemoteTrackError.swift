@@ -15,6 +15,8 @@ public enum RemoteTrackError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidBufferLimit(Int)
     /// The codec library refused to create a decoder or resampler; its own words.
     case codecUnavailable(String)
+    /// The sink's render processor could not be made for its format.
+    case processor(AudioProcessorError)
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum RemoteTrackError: Error, Equatable, Sendable, CustomStringConvertibl
         case .invalidGapPolicy(let reason): "invalid gap policy: \(reason)"
         case .invalidBufferLimit(let limit): "stream buffer limit \(limit) must be at least 1"
         case .codecUnavailable(let reason): "decoder unavailable: \(reason)"
+        case .processor(let error): "audio processor: \(error)"
         }
     }
 }

@@ -78,12 +78,14 @@ public actor Bot {
     }
 
     /// Joins the room, publishes `media` and returns once the media flows.
-    /// - Throws: ``BotError`` (bad media, already started) or ``AgentError`` (codec refused, no
+    /// - Throws: ``BotError`` (bad media, already started), ``AudioTrackError/processor(_:)`` (the
+    ///   engine's default capture processing cannot run on the audio track), or ``AgentError`` (codec refused, no
     ///   media connection, no such room, wrong pin, bad token, server unreachable).
     public func start(_ media: sending BotMedia) async throws {
         guard !started else { throw BotError.alreadyStarted }
         started = true
         let tracks = try media.tracks()
+        if let capture = engine.audioProcessing.capture { try media.audioTrack?.adoptDefaultProcessor(capture) }
         let options = ChannelOptions(
             host: HostOptions(tracks: tracks, dataChannel: media.dataChannel, listens: configuration.listens),
             statsInterval: configuration.statsInterval)

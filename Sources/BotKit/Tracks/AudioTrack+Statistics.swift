@@ -9,6 +9,8 @@ extension AudioTrack {
         public var clearedDuration = Duration.zero
         /// Frames libopus failed to encode, each sent as an empty frame instead.
         public var encodeFailures = 0
+        /// Frames the capture processor refused, each encoded unprocessed.
+        public var processorFailures = 0
 
         public init() {}
 

@@ -11,6 +11,11 @@ import Synchronization
 /// piece by piece), while ``tryPush(_:sampleRate:channels:)-([Float],_,_)`` says no at once.
 /// ``clear()`` drops everything queued, for barge-in.
 ///
+/// A capture processor (``AudioProcessorFactory``: noise suppression, AGC, a gain) runs on each
+/// 20 ms frame that carries pushed audio, just before it is encoded, on the thread that pulls
+/// the packet. Pure silence skips it, so DTX still sees digital silence. A track made without
+/// one takes its engine's ``AudioProcessingDefaults/capture`` when a ``Bot`` starts with it.
+///
 /// The pull side, ``nextPacket()``, never waits and never stalls: what is queued is encoded,
 /// padded with silence when short of 20 ms, and silence is encoded when nothing is.
 ///
@@ -49,31 +54,51 @@ public final class AudioTrack: Sendable {
         var statistics = Statistics()
     }
 
-    /// The pacer's reusable buffers.
+    /// The pacer's reusable buffers, and the capture processor that works in them.
     struct EncodeBuffers {
         var frame: [Float]
         var packet: [UInt8]
+        /// The frame as Int16, what processors take.
+        var processed: [Int16]
+        var processor: (any AudioProcessor)?
+        /// A processor was given (perhaps a pass-through) or adopted: a default is ignored.
+        var processorChosen: Bool
     }
 
     public let configuration: Configuration
+    /// The frames a capture processor of this track takes: 48 kHz, the track's channels, 20 ms.
+    public let processingFormat: AudioProcessingFormat
     private let encoder: OpusEncoder
     private let input: Mutex<PCMInputConverter>
     let queue: Mutex<QueueState>
     private let output: Mutex<EncodeBuffers>
 
-    public init(configuration: Configuration = Configuration()) throws(AudioTrackError) {
+    /// - Parameter processor: capture processing for this track, before encoding; nil takes the
+    ///   engine's default when a bot starts with the track, ``AudioProcessorFactory/passThrough`` none.
+    /// - Throws: ``AudioTrackError`` for a bad configuration, an encoder libopus refuses, or a
+    ///   processor that cannot run on the track's frames.
+    public init(configuration: Configuration = Configuration(), processor: AudioProcessorFactory? = nil) throws(AudioTrackError) {
         try configuration.validate()
         do {
             encoder = try OpusEncoder(configuration: configuration.encoderConfiguration)
         } catch {
             throw .encoder(error)
         }
+        do {
+            processingFormat = try AudioProcessingFormat(sampleRate: Self.sampleRate, channels: configuration.channels,
+                                                         frameDuration: .milliseconds20)
+        } catch {
+            throw .processor(error)
+        }
+        let made = try Self.makeProcessor(processor, for: processingFormat)
         self.configuration = configuration
         input = Mutex(PCMInputConverter(outputChannels: configuration.channels))
         queue = Mutex(QueueState(samples: PCMQueue(capacity: configuration.queueCapacity)))
+        let frameSamples = Self.samplesPerChannelPerFrame * configuration.channels
         output = Mutex(EncodeBuffers(
-            frame: [Float](repeating: 0, count: Self.samplesPerChannelPerFrame * configuration.channels),
-            packet: [UInt8](repeating: 0, count: OpusEncoder.maxPacketBytes)))
+            frame: [Float](repeating: 0, count: frameSamples),
+            packet: [UInt8](repeating: 0, count: OpusEncoder.maxPacketBytes),
+            processed: [Int16](repeating: 0, count: frameSamples), processor: made, processorChosen: processor != nil))
     }
 
     public var channels: Int { configuration.channels }
@@ -193,6 +218,9 @@ public final class AudioTrack: Sendable {
                 }
             }
             for waiter in completed { waiter.resume() }
+            if taken > 0, buffers.processor != nil, !Self.runProcessor(on: &buffers) {
+                queue.withLock { $0.statistics.processorFailures += 1 }
+            }
             let encoded = buffers.frame.withUnsafeBufferPointer { frame in
                 buffers.packet.withUnsafeMutableBytes { packet in
                     Result { () throws(OpusError) in try encoder.encode(frame, into: packet) }
@@ -206,6 +234,41 @@ public final class AudioTrack: Sendable {
             }
             return Packet(bytes: Array(buffers.packet[..<length]), hasAudio: taken > 0)
         }
+    }
+
+    // MARK: Processing
+
+    /// Gives the track `factory`'s processor unless it has one of its own (or adopted one
+    /// already); ``Bot`` calls it with the engine's default as it starts.
+    func adoptDefaultProcessor(_ factory: AudioProcessorFactory) throws(AudioTrackError) {
+        let format = processingFormat
+        try output.withLock { buffers throws(AudioTrackError) in
+            guard !buffers.processorChosen else { return }
+            buffers.processor = try Self.makeProcessor(factory, for: format)
+            buffers.processorChosen = true
+        }
+    }
+
+    private static func makeProcessor(_ factory: AudioProcessorFactory?, for format: AudioProcessingFormat) throws(AudioTrackError) -> (any AudioProcessor)? {
+        guard let factory else { return nil }
+        do {
+            return try factory.makeProcessor(for: format)
+        } catch {
+            throw .processor(error)
+        }
+    }
+
+    /// Runs the processor on the frame through its Int16 copy; false (and the frame untouched)
+    /// when it refused it.
+    private static func runProcessor(on buffers: inout EncodeBuffers) -> Bool {
+        for index in buffers.frame.indices { buffers.processed[index] = PCMConversion.int16(buffers.frame[index]) }
+        do {
+            try buffers.processor?.process(&buffers.processed)
+        } catch {
+            return false
+        }
+        for index in buffers.frame.indices { buffers.frame[index] = Float(buffers.processed[index]) / PCMConversion.int16Scale }
+        return true
     }
 
     // MARK: Helpers

@@ -22,6 +22,8 @@ public enum AudioTrackError: Error, Equatable, Sendable, CustomStringConvertible
     case encoder(OpusError)
     /// libsamplerate failed while converting pushed PCM.
     case resampler(AudioResamplerError)
+    /// The capture processor cannot run on the track's frames.
+    case processor(AudioProcessorError)
 
     public var description: String {
         switch self {
@@ -39,6 +41,7 @@ public enum AudioTrackError: Error, Equatable, Sendable, CustomStringConvertible
         case .closed: "the audio track is closed"
         case .encoder(let error): "Opus encoder: \(error)"
         case .resampler(let error): "resampler: \(error)"
+        case .processor(let error): "audio processor: \(error)"
         }
     }
 }
