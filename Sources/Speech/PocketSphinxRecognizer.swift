@@ -13,6 +13,12 @@ import Synchronization
 ///
 /// Word times come from pocketsphinx's frame numbers, which count 10 ms frames from the first
 /// sample fed, silence included (the decoder drops silence from its search, not from its clock).
+///
+/// Cost (`scripts/bench speech`, release, one EPYC core): free-form takes about 0.22 CPU seconds
+/// per second of audio with speech in it, so a core transcribes about four participants; its
+/// word error rate on the bench's espeak-ng sentences is about 32 %, and the first utterance a
+/// decoder hears is decoded worse than the ones after it. Command mode is far cheaper and, on a
+/// set of ten commands, got 20 of 20 right in the tests.
 public final class PocketSphinxRecognizer: SpeechRecognizer {
     public let configuration: PocketSphinxConfiguration
     private let state: Mutex<PocketSphinxStream>

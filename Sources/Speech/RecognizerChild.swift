@@ -22,6 +22,8 @@ final class RecognizerChild {
     private var stderrBytes: [UInt8] = []
     private var outputClosed = false
     private var exitStatus: Int32?
+    /// Where reads land, kept so a drain on every feed allocates nothing.
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
 
     init(configuration: CommandRecognizerConfiguration) throws(SpeechRecognizerError) {
         maxLineBytes = configuration.maxLineBytes
@@ -171,7 +173,6 @@ final class RecognizerChild {
 
     /// Reads what stdout and stderr have now; complete stdout lines go to `lines`.
     private func drain(into lines: inout [String]) throws(SpeechRecognizerError) {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         while !outputClosed {
             let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             if count == 0 { outputClosed = true }

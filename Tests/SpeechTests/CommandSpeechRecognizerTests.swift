@@ -69,7 +69,8 @@ import Testing
         }
         #expect(status == 3)
         #expect(tail.contains("model failed to load"))
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // Python's start (slow on a loaded machine) plus at most a second to collect the exit.
+        #expect(ContinuousClock.now - started < .seconds(6))
         #expect(throws: SpeechRecognizerError.self) { try recognizer.feed([0]) }
     }
 
