@@ -86,7 +86,7 @@ let package = Package(
         // agentd's parsers of outside input, apart from its runtime so agentd-fuzz can drive them:
         // recipes, the API's routes, request admission and bodies, and the rules they share.
         .target(name: "AgentdCore", dependencies: ["AgentCore", "AgentTransport", "Recorder"]),
-        .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport"]),
+        .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport", "Speech"]),
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
         .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit", "Speech"], path: "Sources/agentd-bench"),
         // Writes the media samples (scripts/make-samples) with our own encoders and writers.

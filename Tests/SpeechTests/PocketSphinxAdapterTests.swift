@@ -29,7 +29,7 @@ struct PocketSphinxAdapterTests {
         #expect(try recognizer.finish().isEmpty)
         #expect(partials > 0)
         // The first utterance warms the decoder up (see PocketSphinxRecognizerTests); the second counts.
-        let overlap = SpokenAudio.overlap(finals[1].text, sentences[1])
+        let overlap = wordOverlap(finals[1].text, sentences[1])
         #expect(overlap >= 0.75, "heard '\(finals[1].text)' for '\(sentences[1])'")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Speech
+import TestSupport
 import Testing
 
 /// pocketsphinx on espeak-ng speech: free-form dictation with word times, a command set, and
@@ -36,7 +37,7 @@ import Testing
         try #require(finals.count == 3, "finals: \(finals.map(\.text))")
         #expect(results.contains { !$0.isFinal }, "no partial result came before the finals")
         for (index, final) in finals.enumerated() {
-            let overlap = SpokenAudio.overlap(final.text, Self.sentences[index])
+            let overlap = wordOverlap(final.text, Self.sentences[index])
             #expect(index == 0 || overlap >= 0.6, "heard '\(final.text)' for '\(Self.sentences[index])' (\(Int(overlap * 100)) % of its words)")
             // The words lie inside the sentence's audio, give or take pocketsphinx's 10 ms frames
             // and the silence it counts into the first and last word.

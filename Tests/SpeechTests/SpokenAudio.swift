@@ -34,18 +34,4 @@ enum SpokenAudio {
         }
         return results
     }
-
-    /// The share of `expected`'s words that `heard` has (each counted once).
-    static func overlap(_ heard: String, _ expected: String) -> Double {
-        var remaining = heard.split(separator: " ").map(String.init)
-        let wanted = expected.split(separator: " ").map(String.init)
-        var found = 0
-        for word in wanted {
-            if let index = remaining.firstIndex(of: word) {
-                remaining.remove(at: index)
-                found += 1
-            }
-        }
-        return Double(found) / Double(max(1, wanted.count))
-    }
 }

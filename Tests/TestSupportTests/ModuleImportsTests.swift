@@ -58,7 +58,7 @@ import Testing
         "AgentdCore": ["AgentCore", "AgentTransport", "Recorder"],
         "Speech": ["AgentCore"],
         "RecordingReport": ["Agent", "Recorder", "BotKit"],
-        "agentd": ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport"],
+        "agentd": ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport", "Speech"],
     ]
 
     @Test("each target imports only the targets below it")

@@ -34,12 +34,15 @@ package struct Recipe: Sendable, Equatable {
     package var behaviours: [Behaviour]
     /// What an audience recipe records.
     package var record: RecordSettings?
+    /// A host that transcribes the others and sends captions (``Captions``).
+    package var captions: Captions?
     /// Relative file paths in the recipe resolve against this directory (the recipe file's own).
     package var baseDirectory: URL
 
     /// The bot must subscribe to the others: it reacts to arrivals or echoes their audio.
     package var listens: Bool {
         if case .echo = audio { return true }
+        if captions != nil { return true }
         return behaviours.contains { behaviour in
             switch behaviour.trigger {
             case .userJoined, .userLeft: true

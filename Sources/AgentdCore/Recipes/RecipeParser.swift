@@ -9,7 +9,7 @@ import Recorder
 package enum RecipeParser {
     package static let topLevelKeys: Set<String> = [
         "name", "description", "role", "display", "server", "room", "token", "pin", "create", "duration",
-        "participants", "tracks", "behaviours", "record",
+        "participants", "tracks", "behaviours", "record", "captions",
     ]
     package static let audioSources = ["tone", "file", "speech", "echo", "silence"]
     package static let videoSources = ["file", "pattern"]
@@ -63,6 +63,7 @@ package enum RecipeParser {
             recipe.behaviours.append(try behaviour(item, at: "$.behaviours[\(index)]"))
         }
         recipe.record = try fields.object["record"].map { value throws(RecipeError) in try record(value, at: "$.record") }
+        recipe.captions = try fields.object["captions"].map { value throws(RecipeError) in try captions(value, at: "$.captions", recipe: recipe) }
         try checkRules(recipe)
         return recipe
     }
@@ -201,6 +202,24 @@ package enum RecipeParser {
         }
     }
 
+    /// `captions`: `{"engine": "pocketsphinx" | "command", "command": [path, args...], "partials": bool}`.
+    private static func captions(_ value: JSONValue, at path: String, recipe: Recipe) throws(RecipeError) -> Recipe.Captions {
+        let fields = try RecipeFields(value, at: path, allowed: ["engine", "command", "partials"])
+        var captions = Recipe.Captions(partials: try fields.bool("partials") ?? true)
+        let engine = try fields.string("engine", matching: { ["pocketsphinx", "command"].contains($0) }, expected: "pocketsphinx or command")
+        let command = try fields.strings("command", maxCount: 64)
+        switch engine ?? (command == nil ? "pocketsphinx" : "command") {
+        case "command":
+            guard let command, let executable = command.first else {
+                throw .invalid(path: fields.child("command"), message: "the command engine needs a program: [path, arguments...]")
+            }
+            captions.engine = .command(executable: recipe.resolve(executable), arguments: Array(command.dropFirst()))
+        default:
+            if command != nil { throw .invalid(path: fields.child("command"), message: "only for engine command") }
+        }
+        return captions
+    }
+
     /// Rules that span fields.
     private static func checkRules(_ recipe: Recipe) throws(RecipeError) {
         switch recipe.role {
@@ -209,6 +228,7 @@ package enum RecipeParser {
             if !recipe.behaviours.isEmpty { throw .invalid(path: "$.behaviours", message: "an audience recipe has no behaviours (use role host)") }
             if recipe.participants != 1 { throw .invalid(path: "$.participants", message: "an audience recipe joins once") }
             if recipe.record == nil { throw .invalid(path: "$.record", message: "required for role audience: an audience recipe records") }
+            if recipe.captions != nil { throw .invalid(path: "$.captions", message: "captions are sent as data messages, which only a host sends (role host; use record.formats transcript to record them)") }
         case .host:
             if recipe.record != nil { throw .invalid(path: "$.record", message: "only an audience recipe records (role audience)") }
             if recipe.audio == nil && recipe.video == nil { throw .invalid(path: "$.tracks", message: "a host publishes at least one track (audio and/or video)") }
@@ -225,6 +245,7 @@ package enum RecipeParser {
             if audio.loop != video.loop { throw .invalid(path: "$.tracks.video.loop", message: "must equal $.tracks.audio.loop (one playlist plays both)") }
         }
         if recipe.participants > 1 {
+            if recipe.captions != nil { throw .invalid(path: "$.captions", message: "load participants (participants > 1) send no captions") }
             if !recipe.behaviours.isEmpty { throw .invalid(path: "$.behaviours", message: "load participants (participants > 1) have no behaviours") }
             switch recipe.audio {
             case .echo, .speech: throw .invalid(path: "$.tracks.audio.source", message: "load participants (participants > 1) play tone, file or silence")

@@ -24,6 +24,10 @@ struct RecipeOutcome: Sendable, Equatable {
     var speechFailures = 0
     var echoedFrames = 0
     var echoedTracks = 0
+    /// Captions sent (final and partial), frames the recognizers could not keep up with.
+    var captionsFinal = 0
+    var captionsPartial = 0
+    var captionFramesDropped = 0
     /// What the bots' event streams coalesced or dropped because their reader was behind.
     var events = EventBufferCounts()
     /// The recording job's own summary (the recorder recipe).
@@ -43,6 +47,10 @@ struct RecipeOutcome: Sendable, Equatable {
         if announcements > 0 { did.append("\(spoken) of \(announcements) announcements spoken") }
         if speechFailures > 0 { did.append("\(speechFailures) failed to speak") }
         if echoedTracks > 0 || echoedFrames > 0 { did.append("echoed \(echoedFrames) frames of \(echoedTracks) participant(s)") }
+        if captionsFinal > 0 || captionsPartial > 0 {
+            did.append("\(captionsFinal) captions (\(captionsPartial) partial)"
+                + (captionFramesDropped > 0 ? ", \(captionFramesDropped) audio frames dropped behind the recognizers" : ""))
+        }
         return parts[0] + ": " + did.joined(separator: ", ")
     }
 }

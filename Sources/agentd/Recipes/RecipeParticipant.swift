@@ -16,10 +16,12 @@ final class RecipeParticipant: Sendable {
     let bot: Bot
     let speaker: Speaker?
     let echo: EchoRelay?
+    let captions: CaptionRelay?
     let behaviours: RecipeBehaviours
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    private init(display: String, bot: Bot, speaker: Speaker?, echo: EchoRelay?, behaviours: RecipeBehaviours) {
+    private init(display: String, bot: Bot, speaker: Speaker?, echo: EchoRelay?, captions: CaptionRelay?, behaviours: RecipeBehaviours) {
+        self.captions = captions
         self.display = display
         self.bot = bot
         self.speaker = speaker
@@ -41,6 +43,15 @@ final class RecipeParticipant: Sendable {
                 throw CommandFailure(.failure, "the speech source needs espeak-ng: \(error)", hint: "apt-get install espeak-ng")
             }
         }
+        var makeRecognizer: CaptionRelay.RecognizerFactory?
+        if let captions = recipe.captions {
+            do {
+                makeRecognizer = try CaptionRelay.factory(for: captions.engine)
+            } catch {
+                throw CommandFailure(.failure, "captions: the speech recognizer cannot start: \(error)",
+                                     hint: "apt-get install libpocketsphinx3 pocketsphinx-en-us, or check captions.command")
+            }
+        }
         let media = try await tracks.botMedia(recipe)
         var configuration = BotConfiguration(
             server: server, room: room, display: display, token: recipe.token, pin: recipe.pin, create: recipe.create,
@@ -58,7 +69,12 @@ final class RecipeParticipant: Sendable {
         let behaviours = RecipeBehaviours(
             recipe.behaviours, botName: display, send: { text in try await bot.send(text: text) },
             say: { [speaker] text in speaker?.say(text) })
-        let participant = RecipeParticipant(display: display, bot: bot, speaker: speaker, echo: echo, behaviours: behaviours)
+        var captions: CaptionRelay?
+        if let settings = recipe.captions, let makeRecognizer {
+            captions = CaptionRelay(makeRecognizer: makeRecognizer, partials: settings.partials, log: environment.log,
+                                    send: { text in try await bot.send(text: text) })
+        }
+        let participant = RecipeParticipant(display: display, bot: bot, speaker: speaker, echo: echo, captions: captions, behaviours: behaviours)
         // Events are read from before the start, so no arrival or track is missed.
         participant.keep(participant.handleEvents(log: environment.log, onEnd: onEnd))
         do {
@@ -82,6 +98,8 @@ final class RecipeParticipant: Sendable {
     func stop() async {
         behaviours.stop()
         speaker?.stop()
+        // The last utterances are finished and sent while the bot is still in the room.
+        await captions?.stop()
         let running = tasks.withLock { tasks in
             defer { tasks.removeAll() }
             return tasks
@@ -97,6 +115,7 @@ final class RecipeParticipant: Sendable {
     private func handleEvents(log: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable (End) -> Void) -> Task<Void, Never> {
         let bot = bot
         let echo = echo
+        let captions = captions
         let behaviours = behaviours
         return Task {
             var displays: [String: String] = [:]
@@ -108,10 +127,16 @@ final class RecipeParticipant: Sendable {
                     Task { await behaviours.userJoined(display: display) }
                 case .participantLeft(let id):
                     echo?.forget(id)
+                    captions?.forget(id)
                     let display = displays.removeValue(forKey: id) ?? id
                     Task { await behaviours.userLeft(display: display) }
-                case .trackSubscribed(_, _, let track):
+                case .trackSubscribed(_, let display, let track):
                     try? echo?.attach(track)
+                    do {
+                        try captions?.attach(track, display: display)
+                    } catch {
+                        log("captions: cannot hear \(display): \(error)")
+                    }
                 case .reconnecting(let attempt, let reason) where attempt == 1:
                     log("\(display): dropped (\(reason)); rejoining")
                 case .reconnected(let id):

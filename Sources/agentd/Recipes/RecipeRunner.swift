@@ -179,6 +179,7 @@ actor RecipeRunner {
         (next.packetsSent, next.bytesSent, next.framesPlayed, next.passes) = (0, 0, 0, 0)
         (next.messagesSent, next.greetings, next.announcements, next.spoken, next.speechFailures) = (0, 0, 0, 0, 0)
         (next.echoedFrames, next.echoedTracks) = (0, 0)
+        (next.captionsFinal, next.captionsPartial, next.captionFramesDropped) = (0, 0, 0)
         next.events = EventBufferCounts()
         for participant in participants {
             let sent = await participant.bot.sendStatistics()
@@ -199,6 +200,11 @@ actor RecipeRunner {
             if let echo = participant.echo?.statistics {
                 next.echoedFrames += echo.frames
                 next.echoedTracks += echo.tracks
+            }
+            if let captions = participant.captions?.counters {
+                next.captionsFinal += captions.finals
+                next.captionsPartial += captions.partials
+                next.captionFramesDropped += captions.framesDropped
             }
         }
         outcome = next

@@ -62,7 +62,7 @@ struct RecordTranscriptTests {
 
             // The words: each sentence is heard at least once with most of its words.
             for sentence in Self.sentences {
-                let best = utterances.map { Self.overlap($0.text, sentence) }.max() ?? 0
+                let best = utterances.map { wordOverlap($0.text, sentence) }.max() ?? 0
                 print(String(format: "RecordTranscript: best overlap %.2f for \"%@\"", best, sentence))
                 #expect(best >= 0.5, "\"\(sentence)\": best overlap \(best)")
             }
@@ -87,19 +87,5 @@ struct RecordTranscriptTests {
             #expect(files.compactMap { $0["path"] as? String }.sorted() == ["captions.vtt", "transcript.jsonl"])
             #expect(files.allSatisfy { $0["utterances"] as? Int == utterances.count && $0["error"] == nil }, "\(files)")
         }
-    }
-
-    /// The share of `expected`'s words that `heard` has, each counted once.
-    static func overlap(_ heard: String, _ expected: String) -> Double {
-        var remaining = heard.lowercased().split(separator: " ").map(String.init)
-        let wanted = expected.split(separator: " ").map(String.init)
-        var found = 0
-        for word in wanted {
-            if let index = remaining.firstIndex(of: word) {
-                remaining.remove(at: index)
-                found += 1
-            }
-        }
-        return Double(found) / Double(max(1, wanted.count))
     }
 }
