@@ -354,9 +354,24 @@ final class ParticipantRecording {
     /// The recording ends at `end` (samples): closes everything and pads the WAV to there.
     func finish(atSample end: Int64) {
         closeStreams()
+        discardParts(startingAtOrAfterMs: end / 48)
         isPresent = false
         guard let wav, wavError == nil else { return }
         do { try wav.finish(atSample: end) } catch { failWAV(error) }
+    }
+
+    /// A part opened by media in flight when the stop came (at or past the recording's end: a
+    /// `--segment` boundary the recording ends on) holds a packet or two beyond the recording:
+    /// it is deleted, and the part before it is the last.
+    private func discardParts(startingAtOrAfterMs endMs: Int64) {
+        if ogg != nil, oggError == nil, !earlierOggParts.isEmpty, let start = oggStartMs, start >= endMs {
+            unlink(directory.filePath(oggFileName))
+            ogg = nil
+        }
+        if let current = webm, current.error == nil, !earlierParts.isEmpty, let start = current.startMs, start >= endMs {
+            unlink(directory.filePath(current.fileName))
+            webm = nil
+        }
     }
 
     var wavPosition: Int64 { wav?.position ?? 0 }

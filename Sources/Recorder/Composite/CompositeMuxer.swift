@@ -38,6 +38,7 @@ final class CompositeMuxer {
     private(set) var finishedParts: [Part] = []
     private(set) var partStartMs: Int64 = 0
     private var partSegment: Int64 = 0
+    private var discardedOpenPart = false
     private var video: [Packet] = []
     private var audio: [Packet] = []
     private var videoDoneMs: Int64 = .min
@@ -84,12 +85,26 @@ final class CompositeMuxer {
         try drain()
     }
 
-    /// Writes what is left, in time order, and closes the file.
-    func finish() throws {
+    /// Writes what is left before `endMs` (the recording's end; media in flight past it belongs
+    /// to no file), in time order, and closes the file. A part that starts at or after `endMs`
+    /// (opened by a keyframe the boundary the recording ends on asked for) is handed to
+    /// `discard` to delete, and the part before it is the last.
+    func finish(atMs endMs: Int64 = .max, discard: (Int) -> Void = { _ in }) throws {
+        video.removeAll { $0.ms >= endMs }
+        audio.removeAll { $0.ms >= endMs }
         videoDoneMs = .max
         audioDoneMs = .max
         try drain()
         try writer.close()
+        if partNumber > 1, partStartMs >= endMs {
+            discard(partNumber)
+            discardedOpenPart = true
+        }
+    }
+
+    /// Every part, the open one (or, once finished, the last) included.
+    var parts: [Part] {
+        discardedOpenPart ? finishedParts : finishedParts + [Part(number: partNumber, startMs: partStartMs, durationMs: writer.durationMs)]
     }
 
     /// Closes the file as far as it got (after an error elsewhere).

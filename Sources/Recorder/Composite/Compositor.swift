@@ -55,6 +55,8 @@ final class Compositor {
     private(set) var framesEncoded: Int64 = 0
     private var finished = false
     private let segments: RecordingSegments?
+    /// Deletes part N (one opened past the recording's end).
+    private let discardPart: (Int) -> Void
     /// The segment of the last frame encoded.
     private var encodedSegment: Int64 = 0
 
@@ -67,7 +69,8 @@ final class Compositor {
     ///   - segments: cut the file into parts (`--segment`); `openPartSink` makes the sink of part
     ///     N (2, 3, ...). Without a sink maker the file is not cut.
     init(sink: ByteSink, settings: CompositeSettings, maximumWaitMs: Int64 = 1000, staleAfterMs: Int64 = 2000,
-         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil) throws {
+         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil, discardPart: @escaping (Int) -> Void = { _ in }) throws {
+        self.discardPart = discardPart
         self.settings = settings
         self.segments = openPartSink == nil ? nil : segments
         grid = FrameGrid(framesPerSecond: settings.framesPerSecond)
@@ -86,11 +89,8 @@ final class Compositor {
                                openPart: openPartSink.map { open in { number in try WebMWriter(sink: open(number), tracks: tracks) } })
     }
 
-    /// The open part's duration.
-    var durationMs: Int64 { muxer.durationMs }
-    /// The parts closed so far and the open one's number and start.
-    var finishedParts: [CompositeMuxer.Part] { muxer.finishedParts }
-    var openPart: (number: Int, startMs: Int64) { (muxer.partNumber, muxer.partStartMs) }
+    /// Every part so far, the open one last.
+    var parts: [CompositeMuxer.Part] { muxer.parts }
     var framesUndecodable: Int64 { roster.reduce(0) { $0 + $1.framesUndecodable } + retiredUndecodable }
     private var retiredUndecodable: Int64 = 0
 
@@ -158,7 +158,7 @@ final class Compositor {
         furthestMs = max(furthestMs, endMs)
         while grid.time(ofFrame: nextFrame) < endMs { try render() }
         try encodeAudio(final: true)
-        try muxer.finish()
+        try muxer.finish(atMs: endMs, discard: discardPart)
     }
 
     /// Closes the file as far as it got, after an error.

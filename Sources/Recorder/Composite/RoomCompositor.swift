@@ -1,5 +1,6 @@
 import Agent
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The room composite (`--formats composite`): `room.webm`, one VP8 picture of the room and the
@@ -35,11 +36,8 @@ public final class RoomCompositor: @unchecked Sendable {
 
     struct Status: Sendable {
         var framesEncoded: Int64 = 0
-        /// The open part's duration, number and start; the parts before it.
-        var durationMs: Int64 = 0
-        var partNumber = 1
-        var partStartMs: Int64 = 0
-        var finishedParts: [CompositeMuxer.Part] = []
+        /// Every part, the one being written last.
+        var parts = [CompositeMuxer.Part(number: 1, startMs: 0, durationMs: 0)]
         var framesUndecodable: Int64 = 0
         var error: String?
     }
@@ -66,13 +64,14 @@ public final class RoomCompositor: @unchecked Sendable {
             failure = "\(error)"
         }
         self.init(sink: sink, settings: settings, queueCapacity: queueCapacity, failure: failure, reportError: reportError,
-                  segments: segments, openPartSink: { number in try FileByteSink(path: RecordingSegments.partPath(path, number: number)) })
+                  segments: segments, openPartSink: { number in try FileByteSink(path: RecordingSegments.partPath(path, number: number)) },
+                  discardPart: { number in unlink(RecordingSegments.partPath(path, number: number)) })
     }
 
     /// The same over any sink (tests write to memory).
     init(sink: ByteSink?, settings: CompositeSettings, queueCapacity: Int = defaultQueueCapacity, failure: String? = nil,
          reportError: @escaping @Sendable (String) -> Void = { _ in },
-         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil) {
+         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil, discardPart: @escaping (Int) -> Void = { _ in }) {
         self.settings = settings
         self.queueCapacity = max(1, queueCapacity)
         self.reportError = reportError
@@ -80,7 +79,8 @@ public final class RoomCompositor: @unchecked Sendable {
         var failure = failure
         if let sink, failure == nil {
             do {
-                compositor = try Compositor(sink: sink, settings: settings, segments: segments, openPartSink: openPartSink)
+                compositor = try Compositor(sink: sink, settings: settings, segments: segments, openPartSink: openPartSink,
+                                            discardPart: discardPart)
             } catch {
                 failure = "\(error)"
             }
@@ -137,17 +137,16 @@ public final class RoomCompositor: @unchecked Sendable {
 
     /// room.webm and its parts, in order (`room.webm`, `room.part2.webm`, ...).
     public var fileNames: [String] {
-        let count = status.withLock { $0.partNumber }
-        return (1...max(1, count)).map { RecordingSegments.partPath(Self.fileName, number: $0) }
+        status.withLock { $0.parts }.map { RecordingSegments.partPath(Self.fileName, number: $0.number) }
     }
 
     /// room.webm's manifest entries, one per part: VP8 at the composite's size and the mix as
     /// mono Opus. The error and the drop count are on the last part (the one being written).
     public func manifestFiles(bytes: (String) -> Int64?) -> [RecordingManifest.File] {
         let snapshot = status.withLock { $0 }
-        let spans = snapshot.finishedParts.map { ($0.number, $0.startMs, $0.durationMs) }
-            + [(snapshot.partNumber, snapshot.partStartMs, snapshot.durationMs)]
-        return spans.map { number, startMs, durationMs in
+        let last = snapshot.parts.last?.number
+        return snapshot.parts.map { part in
+            let (number, startMs, durationMs) = (part.number, part.startMs, part.durationMs)
             let path = RecordingSegments.partPath(Self.fileName, number: number)
             var file = RecordingManifest.File(
                 path: path, format: RecordingFormats.Format.composite.rawValue, startMs: startMs,
@@ -155,7 +154,7 @@ public final class RoomCompositor: @unchecked Sendable {
                          .init(kind: .audio, codec: MediaCodec.opus.name, channels: 1, sampleRate: 48_000)],
                 bytes: bytes(path), durationMs: durationMs)
             file.container = MatroskaDocType.webm.rawValue
-            if number == snapshot.partNumber {
+            if number == last {
                 file.error = snapshot.error
                 file.framesDropped = framesDropped
             }
@@ -187,15 +186,11 @@ public final class RoomCompositor: @unchecked Sendable {
             compositor.abandon()
             fail("\(error)")
         }
-        let (frames, duration, undecodable) = (compositor.framesEncoded, compositor.durationMs, compositor.framesUndecodable)
-        let (parts, open) = (compositor.finishedParts, compositor.openPart)
+        let (frames, parts, undecodable) = (compositor.framesEncoded, compositor.parts, compositor.framesUndecodable)
         status.withLock {
             $0.framesEncoded = frames
-            $0.durationMs = duration
+            $0.parts = parts
             $0.framesUndecodable = undecodable
-            $0.finishedParts = parts
-            $0.partNumber = open.number
-            $0.partStartMs = open.startMs
         }
     }
 

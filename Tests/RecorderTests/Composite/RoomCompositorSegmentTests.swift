@@ -60,4 +60,33 @@ import Testing
             #expect(goertzel(samples.dropFirst(4800).prefix(9600), frequency: 440) > 1000, "\(part.path) has the tone")
         }
     }
+
+    @Test("a recording that ends on a boundary with media in flight past it leaves no sliver of a part beyond the end")
+    func noPartPastTheEnd() async throws {
+        var script = RoomEventScript()
+        script.join("1", "Red", atMs: 0)
+        // Media runs to 3.2 s; the recording stops at 3.0 s, a boundary of --segment 1.
+        try script.audio("1", frequency: 440, fromMs: 0, toMs: 3200, senderReportFrom: 0)
+        script.video("1", frames: try RoomCompositorTests.solidVideo(RoomCompositorTests.red, count: 96), fromMs: 0)
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let recorder = try RoomRecorder(directory: RecordingDirectory(path: directory.path), room: "demo", server: "ws://10.77.0.2:8188/",
+                                        formats: RecordingFormats([.composite, .ogg]), startedAt: RoomEventScript.startedAt,
+                                        queueCapacity: 100_000, segments: RecordingSegments(seconds: 1),
+                                        composite: try CompositeSettings(width: 320, height: 180, framesPerSecond: 15))
+        for event in script.events { recorder.submit(event) }
+        let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 3000))
+        let room = manifest.files.filter { $0.format == "composite" }
+        #expect(room.map(\.path) == ["room.webm", "room.part2.webm", "room.part3.webm"], "\(room.map(\.path))")
+        #expect(room.last?.endMs.map { abs($0 - 3000) <= 70 } == true, "\(String(describing: room.last?.endMs))")
+        let ogg = manifest.participants.flatMap(\.files).filter { $0.format == "ogg" }
+        #expect(ogg.count == 3 && ogg.allSatisfy { $0.startMs < 3000 }, "\(ogg.map { ($0.path, $0.startMs) })")
+        for name in ["room.part4.webm", "Red.part4.opus"] {
+            #expect(!FileManager.default.fileExists(atPath: directory.file(name)), "\(name) was left behind")
+        }
+        for file in room + ogg {
+            let errors = try await RoomRecorderTests.inspectWebM(directory.file(file.path)).decodeErrors
+            #expect(errors.isEmpty, "\(file.path): \(errors)")
+        }
+    }
 }
