@@ -43,11 +43,18 @@ struct RecipeCaptionsTests {
             #expect(captions.allSatisfy { $0["from"] as? String == "speaker" }, "\(captions.prefix(3))")
             #expect(finals.count >= 2, "\(captions.count) captions, \(finals.count) final")
             #expect(captions.count > finals.count, "partial captions come before the finals")
+            // pocketsphinx's word error rate is about 30 % on espeak-ng's voice (scripts/bench speech):
+            // the command-like sentence comes through whole, the pangram by about half ("over the
+            // lazy dog" always, "quick brown fox jumps" seldom), so each sentence needs a third of
+            // its words and the two together two thirds.
+            var bests: [Double] = []
             for sentence in RecordTranscriptTests.sentences {
                 let best = finals.map { wordOverlap($0["text"] as? String ?? "", sentence) }.max() ?? 0
                 print(String(format: "RecipeCaptions: best overlap %.2f for \"%@\"", best, sentence))
-                #expect(best >= 0.5, "\"\(sentence)\": best \(best)")
+                #expect(best >= 0.33, "\"\(sentence)\": best overlap \(best)")
+                bests.append(best)
             }
+            #expect(bests.reduce(0, +) / Double(max(1, bests.count)) >= 0.66, "\(bests)")
             // The same sentence comes once a loop: finals two apart are a loop apart on t_ms.
             let times = finals.compactMap { $0["t_ms"] as? Int }
             #expect(times == times.sorted(), "\(times)")

@@ -60,12 +60,19 @@ struct RecordTranscriptTests {
             #expect(utterances.allSatisfy { $0.who == "speaker" })
             #expect(zip(utterances, utterances.dropFirst()).allSatisfy { $0.start <= $1.start }, "in time order")
 
-            // The words: each sentence is heard at least once with most of its words.
+            // The words, each sentence heard at least once.
+            // pocketsphinx's word error rate is about 30 % on espeak-ng's voice (scripts/bench speech):
+            // the command-like sentence comes through whole, the pangram by about half ("over the
+            // lazy dog" always, "quick brown fox jumps" seldom), so each sentence needs a third of
+            // its words and the two together two thirds.
+            var bests: [Double] = []
             for sentence in Self.sentences {
                 let best = utterances.map { wordOverlap($0.text, sentence) }.max() ?? 0
                 print(String(format: "RecordTranscript: best overlap %.2f for \"%@\"", best, sentence))
-                #expect(best >= 0.5, "\"\(sentence)\": best overlap \(best)")
+                #expect(best >= 0.33, "\"\(sentence)\": best overlap \(best)")
+                bests.append(best)
             }
+            #expect(bests.reduce(0, +) / Double(max(1, bests.count)) >= 0.66, "\(bests)")
             // The times: every utterance starts within 1 s of where the recorded WAV has speech.
             let report = try JSONDecoder().decode(RecordingReport.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
             let spans = try #require(report.participants.first { $0.name == "speaker" }).speaking
