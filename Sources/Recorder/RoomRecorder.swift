@@ -1,6 +1,7 @@
 import Agent
 import Dispatch
 import Foundation
+import Speech
 import Synchronization
 
 /// Turns a stream of ``RoomEvent``s into a recording directory (ARCHITECTURE.md, "Recording
@@ -94,7 +95,7 @@ public final class RoomRecorder: @unchecked Sendable {
                 ice: ICEConfiguration = ICEConfiguration(), startedAt: Date = Date(), queueCapacity: Int = 8192,
                 manifestRefresh: Duration = .seconds(2), segments: RecordingSegments? = nil,
                 composite: CompositeSettings = CompositeSettings(),
-                recognizer: @escaping RoomTranscriber.RecognizerFactory = RoomTranscriber.pocketSphinx) throws(RoomRecorderError) {
+                recognizer: @escaping SpeechRecognizerFactory = PocketSphinxRecognizer.factory) throws(RoomRecorderError) {
         self.directory = directory
         self.formats = formats
         self.segments = segments

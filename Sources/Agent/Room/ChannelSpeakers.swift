@@ -40,18 +40,20 @@ final class ChannelSpeakers: Sendable {
     func sink(for participantID: String) -> SpeakerSink {
         SpeakerSink(settings: settings) { [weak self] voiced, speaking, level, durationMs, fromHeader in
             guard let self else { return }
-            observe(participantID, voiced: voiced, speaking: speaking, levelDBFS: level, durationMs: durationMs, atMs: nowMs)
-            state.withLock { $0.source[participantID] = fromHeader ? .headerExtension : .decoded }
+            observe(participantID, voiced: voiced, speaking: speaking, levelDBFS: level, durationMs: durationMs, atMs: nowMs,
+                    source: fromHeader ? .headerExtension : .decoded)
         }
     }
 
     /// One frame's verdict for `participantID`.
-    func observe(_ participantID: String, voiced: Bool, speaking: Bool, levelDBFS: Double, durationMs: Int64, atMs ms: Int64) {
+    func observe(_ participantID: String, voiced: Bool, speaking: Bool, levelDBFS: Double, durationMs: Int64, atMs ms: Int64,
+                 source: TrackStatistics.SpeakingSource? = nil) {
         // The tracker's levels are mean squares of Int16 samples.
         let meanSquare = levelDBFS <= -120 ? 0 : 32_768.0 * 32_768.0 * pow(10, levelDBFS / 10)
         state.withLock { state in
             state.tracker.add(level: meanSquare, atMs: ms, durationMs: durationMs, from: participantID, voiced: voiced)
             if speaking { state.speakingMs[participantID, default: 0] += durationMs }
+            if let source { state.source[participantID] = source }
         }
     }
 

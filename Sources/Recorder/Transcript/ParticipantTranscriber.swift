@@ -1,4 +1,5 @@
 import Agent
+import Foundation
 import Speech
 
 /// One participant's speech to text: their decoded timeline audio (48 kHz mono blocks at
@@ -80,7 +81,7 @@ final class ParticipantTranscriber {
     /// Final results, mapped onto the timeline through the stretch each began in.
     private func utterances(_ results: [SpeechResult]) -> [TranscriptUtterance] {
         results.compactMap { result in
-            let text = result.text.trimmingWhitespace
+            let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard result.isFinal, !text.isEmpty else { return nil }
             let stretch = stretches.last { $0.streamMs <= result.startMs } ?? stretches.first ?? (0, 0)
             let offset = stretch.timelineMs - stretch.streamMs
@@ -90,11 +91,3 @@ final class ParticipantTranscriber {
     }
 }
 
-extension String {
-    fileprivate var trimmingWhitespace: String {
-        var result = Substring(self)
-        while let first = result.first, first.isWhitespace { result.removeFirst() }
-        while let last = result.last, last.isWhitespace { result.removeLast() }
-        return String(result)
-    }
-}

@@ -23,11 +23,6 @@ public final class RoomTranscriber: @unchecked Sendable {
     // (checked with dispatchPrecondition); the cross-thread state is the atomics and `status`.
 
     public static let defaultQueueCapacity = 2048
-    /// Makes one participant's recognizer (pocketsphinx free-form by default).
-    public typealias RecognizerFactory = @Sendable () throws -> any SpeechRecognizer
-
-    public static let pocketSphinx: RecognizerFactory = { try PocketSphinxRecognizer() }
-
     struct Status: Sendable {
         var utterances = 0
         var error: String?
@@ -35,7 +30,7 @@ public final class RoomTranscriber: @unchecked Sendable {
 
     public let queueCapacity: Int
     private let queue = DispatchQueue(label: "agentd.transcript", qos: .utility)
-    private let makeRecognizer: RecognizerFactory
+    private let makeRecognizer: SpeechRecognizerFactory
     private let reportError: @Sendable (String) -> Void
     private let waiting = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
@@ -48,7 +43,7 @@ public final class RoomTranscriber: @unchecked Sendable {
 
     /// Creates transcript.jsonl in `directory`; a file that cannot be created is an error in the
     /// manifest entry (and `reportError`), not a thrown one.
-    public init(directory: String, queueCapacity: Int = defaultQueueCapacity, recognizer: @escaping RecognizerFactory = RoomTranscriber.pocketSphinx,
+    public init(directory: String, queueCapacity: Int = defaultQueueCapacity, recognizer: @escaping SpeechRecognizerFactory = PocketSphinxRecognizer.factory,
                 reportError: @escaping @Sendable (String) -> Void = { _ in }) {
         self.queueCapacity = max(1, queueCapacity)
         makeRecognizer = recognizer

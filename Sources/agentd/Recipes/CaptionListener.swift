@@ -26,7 +26,7 @@ final class CaptionListener: @unchecked Sendable {
     }
 
     /// Queues 16 kHz samples that arrived at `ms`; false (dropped) when `capacity` frames wait.
-    func enqueue(_ samples: [Int16], atMs ms: Int64, recognizer make: @escaping CaptionRelay.RecognizerFactory,
+    func enqueue(_ samples: [Int16], atMs ms: Int64, recognizer make: @escaping SpeechRecognizerFactory,
                  failed: @escaping @Sendable (any Error) -> Void) -> Bool {
         if waiting.add(1, ordering: .relaxed).oldValue >= capacity {
             waiting.subtract(1, ordering: .relaxed)
@@ -48,7 +48,7 @@ final class CaptionListener: @unchecked Sendable {
         queue.sync { [self] in close() }
     }
 
-    private func feed(_ samples: [Int16], atMs ms: Int64, make: CaptionRelay.RecognizerFactory, failed: @Sendable (any Error) -> Void) {
+    private func feed(_ samples: [Int16], atMs ms: Int64, make: SpeechRecognizerFactory, failed: @Sendable (any Error) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !done else { return }
         do {

@@ -31,9 +31,7 @@ final class CaptionRelay: Sendable {
 
     static let queueCapacity = 500
 
-    typealias RecognizerFactory = @Sendable () throws -> any SpeechRecognizer
-
-    private let makeRecognizer: RecognizerFactory
+    private let makeRecognizer: SpeechRecognizerFactory
     private let partials: Bool
     private let start = ContinuousClock.now
     private let outbox: AsyncStream<String>.Continuation
@@ -47,7 +45,7 @@ final class CaptionRelay: Sendable {
     private let tally = Tally()
     private let log: @Sendable (String) -> Void
 
-    init(makeRecognizer: @escaping RecognizerFactory, partials: Bool, log: @escaping @Sendable (String) -> Void,
+    init(makeRecognizer: @escaping SpeechRecognizerFactory, partials: Bool, log: @escaping @Sendable (String) -> Void,
          send: @escaping @Sendable (String) async throws -> Void) {
         self.makeRecognizer = makeRecognizer
         self.partials = partials
@@ -64,11 +62,11 @@ final class CaptionRelay: Sendable {
 
     /// The recognizer factory for a recipe's engine, checked by making one (a missing model or
     /// program fails here, before the bot joins).
-    static func factory(for engine: Recipe.Captions.Engine) throws -> RecognizerFactory {
-        let factory: RecognizerFactory
+    static func factory(for engine: Recipe.Captions.Engine) throws -> SpeechRecognizerFactory {
+        let factory: SpeechRecognizerFactory
         switch engine {
         case .pocketSphinx:
-            factory = { try PocketSphinxRecognizer() }
+            factory = PocketSphinxRecognizer.factory
         case .command(let executable, let arguments):
             factory = { try CommandSpeechRecognizer(configuration: .init(executable: executable, arguments: arguments)) }
         }

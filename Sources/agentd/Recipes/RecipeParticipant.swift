@@ -2,6 +2,7 @@ import Agent
 import AgentdCore
 import BotKit
 import Foundation
+import Speech
 import Synchronization
 
 /// One bot of a running host recipe, with what drives its tracks (tone, pattern, speech, echo)
@@ -43,7 +44,7 @@ final class RecipeParticipant: Sendable {
                 throw CommandFailure(.failure, "the speech source needs espeak-ng: \(error)", hint: "apt-get install espeak-ng")
             }
         }
-        var makeRecognizer: CaptionRelay.RecognizerFactory?
+        var makeRecognizer: SpeechRecognizerFactory?
         if let captions = recipe.captions {
             do {
                 makeRecognizer = try CaptionRelay.factory(for: captions.engine)
