@@ -1,3 +1,4 @@
+import AgentCore
 import Foundation
 
 /// A command recognizer's child process and our ends of its stdin, stdout and stderr, driven
@@ -5,10 +6,8 @@ import Foundation
 /// `poll` with a timeout. stdout and stderr are drained while we write, so a child that writes a
 /// lot while we write to it cannot deadlock us.
 ///
-/// Its stdin, stdout and stderr are Unix sockets, not pipes: a write to a child that died fails
-/// with EPIPE (`MSG_NOSIGNAL`) instead of raising SIGPIPE, which would end the whole process, and
-/// `socketpair` makes them close-on-exec atomically (Glibc's Swift module has no `pipe2`). The child runs
-/// in a process group of its own, so killing it kills what it started too.
+/// ``SpawnedChild`` starts it: Unix sockets for its stdin, stdout and stderr (EPIPE, not SIGPIPE,
+/// for a child that died), in a process group of its own.
 ///
 /// Not thread-safe: ``CommandSpeechRecognizer`` owns it behind its lock.
 final class RecognizerChild {
@@ -28,68 +27,21 @@ final class RecognizerChild {
     init(configuration: CommandRecognizerConfiguration) throws(SpeechRecognizerError) {
         maxLineBytes = configuration.maxLineBytes
         stderrLimit = configuration.stderrTailBytes
-        var socketPair: [Int32] = [-1, -1]
-        var stdoutPipe: [Int32] = [-1, -1]
-        var stderrPipe: [Int32] = [-1, -1]
-        let fail = { (what: String) -> SpeechRecognizerError in
-            for fd in socketPair + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
-            return .childSpawnFailed(command: configuration.executable, reason: "\(what): \(String(cString: strerror(errno)))")
+        let child: SpawnedChild
+        do {
+            child = try SpawnedChild.spawn(configuration.executable, arguments: configuration.arguments, environment: configuration.environment)
+        } catch {
+            throw .childSpawnFailed(command: configuration.executable, reason: error.reason)
         }
-        // Close-on-exec from birth, so a child another thread spawns meanwhile inherits none of them.
-        let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, kind, 0, &socketPair) == 0 else { throw fail("socketpair") }
-        guard socketpair(AF_UNIX, kind, 0, &stdoutPipe) == 0 else { throw fail("socketpair") }
-        guard socketpair(AF_UNIX, kind, 0, &stderrPipe) == 0 else { throw fail("socketpair") }
-        var spawned: pid_t = 0
-        let status = Self.spawn(configuration, stdin: socketPair[1], stdout: stdoutPipe[1], stderr: stderrPipe[1], pid: &spawned)
-        close(socketPair[1])
-        close(stdoutPipe[1])
-        close(stderrPipe[1])
-        guard status == 0 else {
-            for fd in [socketPair[0], stdoutPipe[0], stderrPipe[0]] { close(fd) }
-            throw .childSpawnFailed(command: configuration.executable, reason: String(cString: strerror(status)))
-        }
-        pid = spawned
-        input = socketPair[0]
-        output = stdoutPipe[0]
-        errors = stderrPipe[0]
-        for fd in [input, output, errors] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        pid = child.pid
+        input = child.input
+        output = child.output
+        errors = child.errors
     }
 
     deinit {
         kill()
         for fd in [input, output, errors] where fd >= 0 { close(fd) }
-    }
-
-    /// posix_spawnp with the three descriptors as stdin, stdout and stderr, default signal
-    /// handlers and an empty signal mask (whatever ours are), in a new process group.
-    private static func spawn(_ configuration: CommandRecognizerConfiguration, stdin: Int32, stdout: Int32, stderr: Int32,
-                              pid: inout pid_t) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([configuration.executable] + configuration.arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        let environment = configuration.environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { for entry in environment ?? [] { free(entry) } }
-        if let environment {
-            return posix_spawnp(&pid, configuration.executable, &actions, &attributes, argv, environment)
-        }
-        return posix_spawnp(&pid, configuration.executable, &actions, &attributes, argv, environ)
     }
 
     /// What the child wrote on stderr lately (its last bytes), for error messages.
@@ -164,11 +116,12 @@ final class RecognizerChild {
             try? drain(into: &lines)
             wait(writing: false, upTo: .milliseconds(10))
         }
-        guard let status = reap() else {
-            kill()
-            return .childExited(status: exitStatus ?? -1, stderrTail: stderrTail)
-        }
-        return .childExited(status: status, stderrTail: stderrTail)
+        let status = reap()
+        if status == nil { kill() }
+        // A child that had exited before the first look wrote its last words without being read:
+        // they wait in the socket, and the loop above may not have run once.
+        drainErrors()
+        return .childExited(status: status ?? exitStatus ?? -1, stderrTail: stderrTail)
     }
 
     /// Reads what stdout and stderr have now; complete stdout lines go to `lines`.
@@ -184,9 +137,15 @@ final class RecognizerChild {
                 lineBuffer.removeSubrange(...newline)
             }
             guard lineBuffer.count <= maxLineBytes else {
+                drainErrors()
                 throw .childProtocol(reason: "a line longer than \(maxLineBytes) bytes", stderrTail: stderrTail)
             }
         }
+        drainErrors()
+    }
+
+    /// Reads what stderr has now into the kept tail.
+    private func drainErrors() {
         while true {
             let count = chunk.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
@@ -216,9 +175,7 @@ final class RecognizerChild {
         return exitStatus
     }
 
-    /// A wait status as an exit code, or 128 + the signal that ended the child.
     private static func decode(_ status: Int32) -> Int32 {
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        SpawnedChild.exitCode(ofWaitStatus: status)
     }
 }
