@@ -36,13 +36,15 @@ package struct Recipe: Sendable, Equatable {
     package var record: RecordSettings?
     /// A host that transcribes the others and sends captions (``Captions``).
     package var captions: Captions?
+    /// A host that listens, answers and stops when interrupted (``VoiceAgent``).
+    package var agent: VoiceAgent?
     /// Relative file paths in the recipe resolve against this directory (the recipe file's own).
     package var baseDirectory: URL
 
     /// The bot must subscribe to the others: it reacts to arrivals or echoes their audio.
     package var listens: Bool {
         if case .echo = audio { return true }
-        if captions != nil { return true }
+        if captions != nil || agent != nil { return true }
         return behaviours.contains { behaviour in
             switch behaviour.trigger {
             case .userJoined, .userLeft: true
@@ -122,21 +124,46 @@ extension Recipe {
         case json(JSONValue)
 
         package func render(name: String) -> String {
+            render(values: ["name": name])
+        }
+
+        /// The message with every `{key}` of `values` replaced by its value.
+        package func render(values: [String: String]) -> String {
             switch self {
-            case .text(let text): return Self.fill(text, name: name)
-            case .json(let value): return Self.fill(value, name: name).serialized()
+            case .text(let text): return Self.fill(text, values: values)
+            case .json(let value): return Self.fill(value, values: values).serialized()
             }
         }
 
         package static func fill(_ text: String, name: String) -> String {
-            text.replacingOccurrences(of: "{name}", with: name)
+            fill(text, values: ["name": name])
         }
 
-        private static func fill(_ value: JSONValue, name: String) -> JSONValue {
+        /// `text` with each `{key}` of `values` replaced, in one pass: a value that itself holds
+        /// `{…}` is not filled again, and unknown `{…}` stay as they are.
+        package static func fill(_ text: String, values: [String: String]) -> String {
+            guard text.contains("{") else { return text }
+            var result = ""
+            var rest = Substring(text)
+            while let open = rest.firstIndex(of: "{") {
+                result += rest[..<open]
+                let after = rest.index(after: open)
+                if let close = rest[after...].firstIndex(of: "}"), let value = values[String(rest[after..<close])] {
+                    result += value
+                    rest = rest[rest.index(after: close)...]
+                } else {
+                    result.append("{")
+                    rest = rest[after...]
+                }
+            }
+            return result + rest
+        }
+
+        private static func fill(_ value: JSONValue, values: [String: String]) -> JSONValue {
             switch value {
-            case .string(let text): return .string(fill(text, name: name))
-            case .array(let items): return .array(items.map { fill($0, name: name) })
-            case .object(let object): return .object(object.mapValues { fill($0, name: name) })
+            case .string(let text): return .string(fill(text, values: values))
+            case .array(let items): return .array(items.map { fill($0, values: values) })
+            case .object(let object): return .object(object.mapValues { fill($0, values: values) })
             default: return value
             }
         }

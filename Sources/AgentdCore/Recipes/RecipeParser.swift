@@ -9,7 +9,7 @@ import Recorder
 package enum RecipeParser {
     package static let topLevelKeys: Set<String> = [
         "name", "description", "role", "display", "server", "room", "token", "pin", "create", "duration",
-        "participants", "tracks", "behaviours", "record", "captions",
+        "participants", "tracks", "behaviours", "record", "captions", "agent",
     ]
     package static let audioSources = ["tone", "file", "speech", "echo", "silence"]
     package static let videoSources = ["file", "pattern"]
@@ -64,6 +64,7 @@ package enum RecipeParser {
         }
         recipe.record = try fields.object["record"].map { value throws(RecipeError) in try record(value, at: "$.record") }
         recipe.captions = try fields.object["captions"].map { value throws(RecipeError) in try captions(value, at: "$.captions", recipe: recipe) }
+        recipe.agent = try fields.object["agent"].map { value throws(RecipeError) in try voiceAgent(value, at: "$.agent", recipe: recipe) }
         try checkRules(recipe)
         return recipe
     }
@@ -138,21 +139,25 @@ package enum RecipeParser {
         case (.none, .some(let seconds)):
             trigger = .every(seconds: seconds, times: try fields.integer("times", in: 1...1_000_000))
         }
-        var send: Recipe.MessageTemplate?
-        switch fields.object["send"] {
-        case nil: send = nil
-        case .string(let text)? where !text.isEmpty:
-            try RecipeFields.checkSize(text, at: fields.child("send"), maxBytes: maximumMessageBytes)
-            send = .text(text)
-        case .object(let object)?:
-            try RecipeFields.checkSize(JSONValue.object(object).serialized(), at: fields.child("send"), maxBytes: maximumMessageBytes)
-            send = .json(.object(object))
-        case let other?:
-            throw .invalid(path: fields.child("send"), message: "expected a text or a JSON object, got \(RecipeFields.show(other))")
-        }
+        let send = try message(fields)
         let say = try fields.string("say")
         guard send != nil || say != nil else { throw .invalid(path: path, message: "needs an action: \"send\" and/or \"say\"") }
         return Recipe.Behaviour(trigger: trigger, send: send, say: say)
+    }
+
+    /// `send`: a non-empty text or a JSON object, at most ``maximumMessageBytes`` as sent.
+    static func message(_ fields: RecipeFields) throws(RecipeError) -> Recipe.MessageTemplate? {
+        switch fields.object["send"] {
+        case nil: return nil
+        case .string(let text)? where !text.isEmpty:
+            try RecipeFields.checkSize(text, at: fields.child("send"), maxBytes: maximumMessageBytes)
+            return .text(text)
+        case .object(let object)?:
+            try RecipeFields.checkSize(JSONValue.object(object).serialized(), at: fields.child("send"), maxBytes: maximumMessageBytes)
+            return .json(.object(object))
+        case let other?:
+            throw .invalid(path: fields.child("send"), message: "expected a text or a JSON object, got \(RecipeFields.show(other))")
+        }
     }
 
     private static func record(_ value: JSONValue, at path: String) throws(RecipeError) -> Recipe.RecordSettings {
@@ -205,18 +210,7 @@ package enum RecipeParser {
     /// `captions`: `{"engine": "pocketsphinx" | "command", "command": [path, args...], "partials": bool}`.
     private static func captions(_ value: JSONValue, at path: String, recipe: Recipe) throws(RecipeError) -> Recipe.Captions {
         let fields = try RecipeFields(value, at: path, allowed: ["engine", "command", "partials"])
-        var captions = Recipe.Captions(partials: try fields.bool("partials") ?? true)
-        let engine = try fields.string("engine", matching: { ["pocketsphinx", "command"].contains($0) }, expected: "pocketsphinx or command")
-        let command = try fields.strings("command", maxCount: 64)
-        switch engine ?? (command == nil ? "pocketsphinx" : "command") {
-        case "command":
-            guard let command, let executable = command.first else {
-                throw .invalid(path: fields.child("command"), message: "the command engine needs a program: [path, arguments...]")
-            }
-            captions.engine = .command(executable: recipe.resolve(executable), arguments: Array(command.dropFirst()))
-        default:
-            if command != nil { throw .invalid(path: fields.child("command"), message: "only for engine command") }
-        }
+        let captions = Recipe.Captions(engine: try speechEngine(fields, recipe: recipe), partials: try fields.bool("partials") ?? true)
         return captions
     }
 
@@ -229,9 +223,15 @@ package enum RecipeParser {
             if recipe.participants != 1 { throw .invalid(path: "$.participants", message: "an audience recipe joins once") }
             if recipe.record == nil { throw .invalid(path: "$.record", message: "required for role audience: an audience recipe records") }
             if recipe.captions != nil { throw .invalid(path: "$.captions", message: "captions are sent as data messages, which only a host sends (role host; use record.formats transcript to record them)") }
+            if recipe.agent != nil { throw .invalid(path: "$.agent", message: "a voice agent answers, which only a host does (role host)") }
         case .host:
             if recipe.record != nil { throw .invalid(path: "$.record", message: "only an audience recipe records (role audience)") }
             if recipe.audio == nil && recipe.video == nil { throw .invalid(path: "$.tracks", message: "a host publishes at least one track (audio and/or video)") }
+        }
+        if recipe.agent != nil {
+            guard case .speech = recipe.audio else {
+                throw .invalid(path: "$.agent", message: "needs an audio track of source speech ($.tracks.audio) to answer with")
+            }
         }
         for (index, behaviour) in recipe.behaviours.enumerated() where behaviour.say != nil {
             guard case .speech = recipe.audio else {
@@ -246,6 +246,7 @@ package enum RecipeParser {
         }
         if recipe.participants > 1 {
             if recipe.captions != nil { throw .invalid(path: "$.captions", message: "load participants (participants > 1) send no captions") }
+            if recipe.agent != nil { throw .invalid(path: "$.agent", message: "load participants (participants > 1) do not answer") }
             if !recipe.behaviours.isEmpty { throw .invalid(path: "$.behaviours", message: "load participants (participants > 1) have no behaviours") }
             switch recipe.audio {
             case .echo, .speech: throw .invalid(path: "$.tracks.audio.source", message: "load participants (participants > 1) play tone, file or silence")

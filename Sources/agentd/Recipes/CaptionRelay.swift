@@ -60,20 +60,6 @@ final class CaptionRelay: Sendable {
         }
     }
 
-    /// The recognizer factory for a recipe's engine, checked by making one (a missing model or
-    /// program fails here, before the bot joins).
-    static func factory(for engine: Recipe.Captions.Engine) throws -> SpeechRecognizerFactory {
-        let factory: SpeechRecognizerFactory
-        switch engine {
-        case .pocketSphinx:
-            factory = PocketSphinxRecognizer.factory
-        case .command(let executable, let arguments):
-            factory = { try CommandSpeechRecognizer(configuration: .init(executable: executable, arguments: arguments)) }
-        }
-        _ = try factory().finish()
-        return factory
-    }
-
     var counters: Counters { tally.counters.withLock { $0 } }
 
     /// Starts captioning `track` (audio only) of `display`.

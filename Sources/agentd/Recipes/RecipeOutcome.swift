@@ -28,6 +28,8 @@ struct RecipeOutcome: Sendable, Equatable {
     var captionsFinal = 0
     var captionsPartial = 0
     var captionFramesDropped = 0
+    /// The voice agent's turns, answers, barge-ins and latencies.
+    var agent: VoiceAgentDriver.Counters?
     /// What the bots' event streams coalesced or dropped because their reader was behind.
     var events = EventBufferCounts()
     /// The recording job's own summary (the recorder recipe).
@@ -50,6 +52,13 @@ struct RecipeOutcome: Sendable, Equatable {
         if captionsFinal > 0 || captionsPartial > 0 {
             did.append("\(captionsFinal) captions (\(captionsPartial) partial)"
                 + (captionFramesDropped > 0 ? ", \(captionFramesDropped) audio frames dropped behind the recognizers" : ""))
+        }
+        if let agent {
+            var heard = "heard \(agent.turns) turns (\(agent.turnsWithWords) with words), answered \(agent.answers)"
+            if let median = agent.medianLatencyMs { heard += ", median \(median) ms from end of speech to first audio" }
+            if agent.bargeIns > 0 { heard += ", \(agent.bargeIns) barge-ins" }
+            if agent.framesDropped > 0 { heard += ", \(agent.framesDropped) audio frames dropped behind the listeners" }
+            did.append(heard)
         }
         return parts[0] + ": " + did.joined(separator: ", ")
     }

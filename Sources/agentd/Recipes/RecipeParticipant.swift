@@ -11,6 +11,10 @@ final class RecipeParticipant: Sendable {
     enum End: Sendable {
         case connectionLost(String)
         case playbackFinished(BotEvent.PlaybackEnd)
+        /// The voice agent left: a leave action ("agent"), or its responder program ended (why).
+        case agentLeft(String)
+        /// The voice agent's responder program failed (why).
+        case agentFailed(String)
     }
 
     let display: String
@@ -18,11 +22,14 @@ final class RecipeParticipant: Sendable {
     let speaker: Speaker?
     let echo: EchoRelay?
     let captions: CaptionRelay?
+    let agent: VoiceAgentDriver?
     let behaviours: RecipeBehaviours
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    private init(display: String, bot: Bot, speaker: Speaker?, echo: EchoRelay?, captions: CaptionRelay?, behaviours: RecipeBehaviours) {
+    private init(display: String, bot: Bot, speaker: Speaker?, echo: EchoRelay?, captions: CaptionRelay?, agent: VoiceAgentDriver?,
+                 behaviours: RecipeBehaviours) {
         self.captions = captions
+        self.agent = agent
         self.display = display
         self.bot = bot
         self.speaker = speaker
@@ -45,9 +52,18 @@ final class RecipeParticipant: Sendable {
             }
         }
         var makeRecognizer: SpeechRecognizerFactory?
+        var makeAgentRecognizer: SpeechRecognizerFactory?
+        if let agent = recipe.agent {
+            do {
+                makeAgentRecognizer = try agent.engine.checkedFactory()
+            } catch {
+                throw CommandFailure(.failure, "agent: the speech recognizer cannot start: \(error)",
+                                     hint: "apt-get install libpocketsphinx3 pocketsphinx-en-us, or check agent.command")
+            }
+        }
         if let captions = recipe.captions {
             do {
-                makeRecognizer = try CaptionRelay.factory(for: captions.engine)
+                makeRecognizer = try captions.engine.checkedFactory()
             } catch {
                 throw CommandFailure(.failure, "captions: the speech recognizer cannot start: \(error)",
                                      hint: "apt-get install libpocketsphinx3 pocketsphinx-en-us, or check captions.command")
@@ -75,7 +91,16 @@ final class RecipeParticipant: Sendable {
             captions = CaptionRelay(makeRecognizer: makeRecognizer, partials: settings.partials, log: environment.log,
                                     send: { text in try await bot.send(text: text) })
         }
-        let participant = RecipeParticipant(display: display, bot: bot, speaker: speaker, echo: echo, captions: captions, behaviours: behaviours)
+        var agent: VoiceAgentDriver?
+        if let settings = recipe.agent, let makeAgentRecognizer, let speaker {
+            let driver = VoiceAgentDriver(settings: settings, makeRecognizer: makeAgentRecognizer, speaker: speaker, log: environment.log,
+                                          leave: onEnd, send: { text in try await bot.send(text: text) })
+            // A responder program that cannot start fails the run before it joins.
+            try driver.startResponder()
+            agent = driver
+        }
+        let participant = RecipeParticipant(display: display, bot: bot, speaker: speaker, echo: echo, captions: captions, agent: agent,
+                                            behaviours: behaviours)
         // Events are read from before the start, so no arrival or track is missed.
         participant.keep(participant.handleEvents(log: environment.log, onEnd: onEnd))
         do {
@@ -101,6 +126,7 @@ final class RecipeParticipant: Sendable {
         speaker?.stop()
         // The last utterances are finished and sent while the bot is still in the room.
         await captions?.stop()
+        await agent?.stop()
         let running = tasks.withLock { tasks in
             defer { tasks.removeAll() }
             return tasks
@@ -117,6 +143,7 @@ final class RecipeParticipant: Sendable {
         let bot = bot
         let echo = echo
         let captions = captions
+        let agent = agent
         let behaviours = behaviours
         return Task {
             var displays: [String: String] = [:]
@@ -124,12 +151,14 @@ final class RecipeParticipant: Sendable {
                 switch event {
                 case .participantJoined(let id, let display):
                     displays[id] = display
+                    agent?.joined(display)
                     // Behaviours may wait (a send retried while the data channel opens): never here.
                     Task { await behaviours.userJoined(display: display) }
                 case .participantLeft(let id):
                     echo?.forget(id)
                     captions?.forget(id)
                     let display = displays.removeValue(forKey: id) ?? id
+                    agent?.left(id, display: display)
                     Task { await behaviours.userLeft(display: display) }
                 case .trackSubscribed(_, let display, let track):
                     try? echo?.attach(track)
@@ -138,6 +167,13 @@ final class RecipeParticipant: Sendable {
                     } catch {
                         log("captions: cannot hear \(display): \(error)")
                     }
+                    do {
+                        try agent?.attach(track, display: display)
+                    } catch {
+                        log("agent: cannot hear \(display): \(error)")
+                    }
+                case .dataReceived(let from, .text(let text)):
+                    agent?.received(text, from: from.flatMap { displays[$0] } ?? from ?? "")
                 case .reconnecting(let attempt, let reason) where attempt == 1:
                     log("\(display): dropped (\(reason)); rejoining")
                 case .reconnected(let id):

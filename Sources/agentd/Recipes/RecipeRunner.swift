@@ -65,7 +65,7 @@ actor RecipeRunner {
         let count = recipe.participants
         let onEnd: @Sendable (RecipeParticipant.End) -> Void = { end in
             switch end {
-            case .connectionLost: stopContinuation.yield(.ended(end))
+            case .connectionLost, .agentLeft, .agentFailed: stopContinuation.yield(.ended(end))
             case .playbackFinished:
                 // Every participant plays the same files: the run ends when all of them are done.
                 let done = finishedPlayback.withLock { finished in
@@ -122,12 +122,16 @@ actor RecipeRunner {
         case .ended(.playbackFinished(.readError(let why))): outcome.stoppedBy = "a read error (\(why))"
         case .ended(.playbackFinished): outcome.stoppedBy = "end of files"
         case .ended(.connectionLost): outcome.stoppedBy = "connection lost"
+        case .ended(.agentLeft(let why)), .ended(.agentFailed(let why)): outcome.stoppedBy = why
         }
         await refresh()
         await leave()
         await refresh()
         if case .ended(.connectionLost(let why)) = reason {
             throw CommandFailure(.connectionFailed, "recipe \(recipe.name) lost its connection to \(room): \(why)")
+        }
+        if case .ended(.agentFailed(let why)) = reason {
+            throw CommandFailure(.failure, "recipe \(recipe.name): \(why)", hint: "its stderr is above")
         }
         return outcome
     }
@@ -180,6 +184,7 @@ actor RecipeRunner {
         (next.messagesSent, next.greetings, next.announcements, next.spoken, next.speechFailures) = (0, 0, 0, 0, 0)
         (next.echoedFrames, next.echoedTracks) = (0, 0)
         (next.captionsFinal, next.captionsPartial, next.captionFramesDropped) = (0, 0, 0)
+        next.agent = nil
         next.events = EventBufferCounts()
         for participant in participants {
             let sent = await participant.bot.sendStatistics()
@@ -201,6 +206,7 @@ actor RecipeRunner {
                 next.echoedFrames += echo.frames
                 next.echoedTracks += echo.tracks
             }
+            if let agent = participant.agent?.counters { next.agent = agent }
             if let captions = participant.captions?.counters {
                 next.captionsFinal += captions.finals
                 next.captionsPartial += captions.partials
