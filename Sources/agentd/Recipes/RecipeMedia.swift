@@ -32,7 +32,7 @@ struct RecipeMedia: Sendable {
     func botMedia(_ recipe: Recipe) async throws -> BotMedia {
         let playlist = try await FileOpening.run { try Self.playlist(recipe) }
         return BotMedia(audioTrack: audioTrack, videoTrack: videoTrack, playlist: playlist,
-                        dataChannel: recipe.captions != nil || recipe.behaviours.contains { $0.send != nil })
+                        dataChannel: recipe.captions != nil || recipe.agent != nil || recipe.behaviours.contains { $0.send != nil })
     }
 
     /// The recipe's files as one playlist: audio and video lists pair entry by entry; a WebM in

@@ -3,17 +3,21 @@ import Foundation
 import Speech
 import Synchronization
 
-/// One participant's ears for the voice agent, on a serial queue of their own: the track's sink
-/// counts and queues 16 kHz frames with their arrival time (never waiting), and here each goes
-/// through the ``TurnDetector`` and the recognizer. What it finds goes to `events`, on this queue:
-/// speech starting (for barge-in) and each finished turn with its words.
+/// One participant's ears for the voice agent. Turn detection runs where the track's frames
+/// arrive (the ``TurnDetector`` costs microseconds a frame), so someone who starts to speak over
+/// the bot is heard at once however far behind the recognizer is; recognition runs on a serial
+/// queue of its own (pocketsphinx takes about a fifth of a core). What it finds goes to `events`:
+/// speech starting (for barge-in) from the arriving thread, each finished turn with its words
+/// from the queue.
 ///
 /// The recognizer hears everything, silence included, so its clock stays the stream's; the
 /// words of a turn are the finals it gave while the turn lasted plus what ``SpeechRecognizer/endUtterance()``
-/// returns at its end. A recognizer that fails is reported once; the turns go on without words.
+/// returns at its end, which is queued behind the turn's last frame. At most `capacity` frames
+/// wait for the recognizer; more are dropped and counted (the turns go on). A recognizer that
+/// fails is reported once; the turns go on without words.
 final class TurnListener: @unchecked Sendable {
-    // @unchecked Sendable: everything but `waiting` is touched only on `queue`
-    // (dispatchPrecondition checks it).
+    // @unchecked Sendable: `detection` is behind a Mutex; `recognition` is touched only on
+    // `queue` (dispatchPrecondition checks it); `waiting` is atomic.
 
     enum Event: Sendable {
         case speechStarted(arrival: ContinuousClock.Instant)
@@ -23,41 +27,83 @@ final class TurnListener: @unchecked Sendable {
         case recognizerFailed(any Error)
     }
 
+    private struct Detection {
+        var detector: TurnDetector
+        var lastVoicedArrival = ContinuousClock.now
+        /// Where this participant's stream began on the agent's clock (ms since `clockStart`).
+        var originMs: Int64?
+    }
+
+    private struct Recognition {
+        var recognizer: (any SpeechRecognizer)?
+        var words: [String] = []
+        var done = false
+    }
+
     private let queue: DispatchQueue
     private let waiting = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
     private let capacity: Int
-    private let events: @Sendable (Event) -> Void
-    private var detector: TurnDetector
-    private var recognizer: (any SpeechRecognizer)?
-    private var words: [String] = []
-    private var lastVoicedArrival = ContinuousClock.now
-    private var done = false
     private let clockStart: ContinuousClock.Instant
-    /// Where this participant's stream began on the agent's clock (ms since `clockStart`).
-    private var originMs: Int64?
+    private let events: @Sendable (Event) -> Void
+    private let detection: Mutex<Detection>
+    private var recognition: Recognition
 
     /// - Parameter clockStart: t=0 of the times in ``Event/turn``: when the agent began listening.
     init(display: String, endOfTurnMs: Int, capacity: Int, recognizer: (any SpeechRecognizer)?, clockStart: ContinuousClock.Instant,
          events: @escaping @Sendable (Event) -> Void) {
-        self.clockStart = clockStart
         queue = DispatchQueue(label: "agentd.agent.\(display)", qos: .userInitiated)
         self.capacity = max(1, capacity)
-        detector = TurnDetector(endOfTurnMs: endOfTurnMs)
-        self.recognizer = recognizer
+        self.clockStart = clockStart
         self.events = events
+        detection = Mutex(Detection(detector: TurnDetector(endOfTurnMs: endOfTurnMs)))
+        recognition = Recognition(recognizer: recognizer)
     }
 
-    /// Queues a frame that arrived at `arrival`; false (dropped) when `capacity` frames wait.
-    func enqueue(_ samples: [Int16], arrival: ContinuousClock.Instant) -> Bool {
+    /// Frames the recognizer could not keep up with.
+    var framesDropped: Int { dropped.load(ordering: .relaxed) }
+
+    /// Takes a frame that arrived at `arrival`: detects turns now, and queues it for the
+    /// recognizer (dropped and counted when `capacity` frames wait).
+    func enqueue(_ samples: [Int16], arrival: ContinuousClock.Instant) {
+        var started = false
+        var ended: (startMs: Int64, endMs: Int64, endOfSpeech: ContinuousClock.Instant)?
+        detection.withLock { detection in
+            // The first sample was heard one frame before this frame arrived.
+            let origin = detection.originMs ?? max(0, (arrival - clockStart).totalMilliseconds - Int64(samples.count) / 16)
+            detection.originMs = origin
+            var start = 0
+            while start < samples.count {
+                let end = min(start + TurnDetector.frameSamples, samples.count)
+                let event = detection.detector.process(samples[start..<end])
+                if detection.detector.lastFrameVoiced { detection.lastVoicedArrival = arrival }
+                switch event {
+                case .speechStarted?:
+                    started = true
+                case .turnEnded(let startMs, let lastVoicedMs)?:
+                    ended = (origin + startMs, origin + lastVoicedMs, detection.lastVoicedArrival)
+                case nil:
+                    break
+                }
+                start = end
+            }
+        }
+        if started {
+            events(.speechStarted(arrival: arrival))
+            queue.async { [self] in recognition.words.removeAll() }
+        }
         if waiting.add(1, ordering: .relaxed).oldValue >= capacity {
             waiting.subtract(1, ordering: .relaxed)
-            return false
+            dropped.add(1, ordering: .relaxed)
+        } else {
+            queue.async { [self] in
+                waiting.subtract(1, ordering: .relaxed)
+                recognize(samples)
+            }
         }
-        queue.async { [self] in
-            waiting.subtract(1, ordering: .relaxed)
-            take(samples, arrival: arrival)
+        if let ended {
+            queue.async { [self] in endTurn(startMs: ended.startMs, endMs: ended.endMs, endOfSpeech: ended.endOfSpeech) }
         }
-        return true
     }
 
     /// Ends the stream (the recognizer is freed); an open turn is dropped.
@@ -69,45 +115,9 @@ final class TurnListener: @unchecked Sendable {
         queue.sync { [self] in close() }
     }
 
-    private func take(_ samples: [Int16], arrival: ContinuousClock.Instant) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard !done else { return }
-        // The first sample was heard one frame before this frame arrived.
-        let origin = originMs ?? max(0, (arrival - clockStart).totalMilliseconds - Int64(samples.count) / 16)
-        originMs = origin
-        recognize(samples)
-        var start = 0
-        while start < samples.count {
-            let end = min(start + TurnDetector.frameSamples, samples.count)
-            let event = detector.process(samples[start..<end])
-            if detector.lastFrameVoiced { lastVoicedArrival = arrival }
-            switch event {
-            case .speechStarted?:
-                // Finals from before the turn (a noise the recognizer took for words) are not its words.
-                words.removeAll()
-                events(.speechStarted(arrival: arrival))
-            case .turnEnded(let startMs, let lastVoicedMs)?:
-                let began = ContinuousClock.now
-                if let recognizer {
-                    do {
-                        collect(try recognizer.endUtterance())
-                    } catch {
-                        fail(error)
-                    }
-                }
-                let text = words.joined(separator: " ")
-                words.removeAll()
-                events(.turn(text: text, startMs: origin + startMs, endMs: origin + lastVoicedMs, endOfSpeech: lastVoicedArrival,
-                             recognizing: ContinuousClock.now - began))
-            case nil:
-                break
-            }
-            start = end
-        }
-    }
-
     private func recognize(_ samples: [Int16]) {
-        guard let recognizer else { return }
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !recognition.done, let recognizer = recognition.recognizer else { return }
         do {
             collect(try recognizer.feed(samples))
         } catch {
@@ -115,23 +125,39 @@ final class TurnListener: @unchecked Sendable {
         }
     }
 
+    private func endTurn(startMs: Int64, endMs: Int64, endOfSpeech: ContinuousClock.Instant) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !recognition.done else { return }
+        let began = ContinuousClock.now
+        if let recognizer = recognition.recognizer {
+            do {
+                collect(try recognizer.endUtterance())
+            } catch {
+                fail(error)
+            }
+        }
+        let text = recognition.words.joined(separator: " ")
+        recognition.words.removeAll()
+        events(.turn(text: text, startMs: startMs, endMs: endMs, endOfSpeech: endOfSpeech, recognizing: ContinuousClock.now - began))
+    }
+
     private func collect(_ results: [SpeechResult]) {
         for result in results where result.isFinal {
             let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !text.isEmpty { words.append(text) }
+            if !text.isEmpty { recognition.words.append(text) }
         }
     }
 
     private func fail(_ error: any Error) {
-        recognizer = nil
+        recognition.recognizer = nil
         events(.recognizerFailed(error))
     }
 
     private func close() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard !done else { return }
-        done = true
-        _ = try? recognizer?.finish()
-        recognizer = nil
+        guard !recognition.done else { return }
+        recognition.done = true
+        _ = try? recognition.recognizer?.finish()
+        recognition.recognizer = nil
     }
 }

@@ -106,7 +106,11 @@ final class VoiceAgentDriver: Sendable {
     }
 
     var counters: Counters {
-        var counters = state.withLock { $0.counters }
+        var counters = state.withLock { state in
+            var counters = state.counters
+            counters.framesDropped += state.listeners.values.reduce(0) { $0 + $1.framesDropped }
+            return counters
+        }
         counters.sendFailures = sendFailures.current
         return counters
     }
@@ -125,14 +129,13 @@ final class VoiceAgentDriver: Sendable {
             self?.handle(event, from: display)
         }
         let format = try RemoteAudioFormat(sampleRate: SpeechAudio.sampleRate, channels: 1, frameDuration: .milliseconds20)
-        let sink = try RemoteAudioSink(format: format) { [weak self, listener] frame in
-            guard let self, let samples = frame.int16Samples else { return }
-            if !listener.enqueue(samples, arrival: .now) {
-                state.withLock { $0.counters.framesDropped += 1 }
-            }
+        let sink = try RemoteAudioSink(format: format) { [listener] frame in
+            guard let samples = frame.int16Samples else { return }
+            listener.enqueue(samples, arrival: .now)
         }
         let previous = state.withLock { state in
             defer { state.listeners[track.participantID] = listener }
+            state.counters.framesDropped += state.listeners[track.participantID]?.framesDropped ?? 0
             return state.listeners[track.participantID]
         }
         previous?.finish()
@@ -143,7 +146,11 @@ final class VoiceAgentDriver: Sendable {
 
     /// `participantID` (`display`) left: their listener stops.
     func left(_ participantID: String, display: String) {
-        state.withLock { $0.listeners.removeValue(forKey: participantID) }?.finish()
+        state.withLock { state in
+            let listener = state.listeners.removeValue(forKey: participantID)
+            state.counters.framesDropped += listener?.framesDropped ?? 0
+            return listener
+        }?.finish()
         hear(.left(name: display))
     }
 
