@@ -59,6 +59,23 @@ extension FuzzTarget {
         default: break
         }
         _ = recipe.listens
+        if let agent = recipe.agent {
+            var speaks = false
+            if case .speech? = recipe.audio { speaks = true }
+            FuzzCheck.expect(speaks && recipe.role == .host && recipe.listens, "an agent without a speech track: \(recipe)")
+            FuzzCheck.expect(Recipe.VoiceAgent.endOfTurnRange.contains(agent.endOfTurnMs), "end of turn \(agent.endOfTurnMs) ms")
+            if case .rules(let rules, let fallback) = agent.responder {
+                FuzzCheck.expect(!rules.isEmpty && rules.count <= Recipe.VoiceAgent.maximumRules, "\(rules.count) rules")
+                // The runner compiles every pattern the parser let through.
+                for rule in rules { FuzzCheck.expect((try? ReplyPattern(rule.match)) != nil, "pattern \(rule.match)") }
+                for reply in rules.map(\.reply) + (fallback.map { [$0] } ?? []) {
+                    FuzzCheck.expect(!reply.isEmpty, "a reply that does nothing")
+                    if case .json? = reply.send, let text = reply.send?.render(values: ["name": "a \"q\" {1}", "1": "\\", "text": "{name}"]) {
+                        FuzzCheck.expect((try? JSONValue(parsing: text)) != nil, "a JSON reply renders as \(text)")
+                    }
+                }
+            }
+        }
         for behaviour in recipe.behaviours {
             FuzzCheck.expect(behaviour.send != nil || behaviour.say != nil, "a behaviour that does nothing")
             if behaviour.say != nil {
