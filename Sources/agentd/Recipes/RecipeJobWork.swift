@@ -72,6 +72,7 @@ enum RecipeBotJobs {
                     // An inline recipe's relative paths are relative to the media root.
                     let base = request.mediaRoot.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? recipes.directory
                     recipe = try RecipeLibrary.inline(request.recipe, baseDirectory: base)
+                    try RecipePrograms.refuseInline(recipe)
                 }
                 recipe = try RecipeMediaRoot.confine(recipe, to: request.mediaRoot)
             } catch {

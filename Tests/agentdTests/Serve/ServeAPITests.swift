@@ -93,7 +93,7 @@ struct ServeAPITests {
         await daemon.shutdown()
     }
 
-    @Test("a bot job's server, room, token, pin, create and display reach the bot as one patch; the token and pin reach no answer or log")
+    @Test("a bot job's server, room, token, pin, create and display reach the bot as one patch; the token and pin reach no answer or log; an inline recipe starts no program")
     func botJoinFields() async throws {
         let seen = Mutex<BotJobRequest?>(nil)
         let daemon = try InProcessDaemon(botFactory: { (request: BotJobRequest) throws(BotJobRejection) -> any JobWork in
@@ -126,6 +126,18 @@ struct ServeAPITests {
         let failed = try await real.client.waitForJob(id, in: ["failed"], within: .seconds(20))
         #expect(failed["room"] == "lobby" && failed["display"] == "Greeter", "the job shows the patched join: \(failed.serialized())")
         let jobs = try await real.client.get("/v1/jobs").text
+        // An inline recipe may start no program (any caller could run anything on this host);
+        // a recipe of the daemon's own directory may, and the same program inline is refused.
+        for (field, agent) in [("$.agent.responder.command", #"{"responder": {"type": "command", "command": ["/bin/sh", "-c", "touch /tmp/pwned"]}}"#),
+                               ("$.agent.command", #"{"command": ["/bin/sh"], "responder": {"type": "rules", "rules": [{"match": "x", "say": "y"}]}}"#)] {
+            let inline = #"{"recipe": {"name": "a", "tracks": {"audio": {"source": "speech"}}, "agent": \#(agent)}, "server": "ws://127.0.0.1:9/", "room": "lobby"}"#
+            let refused = try await real.client.post("/v1/bots", inline)
+            #expect(refused.status == 400 && refused.text.contains(field) && refused.text.contains("starts no programs"), "\(refused.text)")
+        }
+        let captions = #"{"recipe": {"name": "c", "tracks": {"audio": {"source": "silence"}}, "captions": {"command": ["/bin/sh"]}}, "server": "ws://127.0.0.1:9/", "room": "lobby"}"#
+        #expect(try await real.client.post("/v1/bots", captions).status == 400)
+        let named = try await real.client.post("/v1/bots", #"{"recipe": "agent", "server": "ws://127.0.0.1:9/", "room": "lobby"}"#)
+        #expect(named.status == 201, "the shipped agent recipe (rules, pocketsphinx) runs: \(named.text)")
         await real.shutdown()
         for text in [started.text, failed.serialized(), jobs, real.log] {
             #expect(!text.contains("5ecret"), "\(text)")
