@@ -5,16 +5,15 @@ import Glibc
 ///
 /// Recipes come from files and from the API, so a pattern must not be able to hang or bloat us:
 /// it is at most ``maximumBytes``, back-references (the one ERE feature that makes glibc
-/// backtrack) are refused, and so are intervals past ``maximumRepeat`` or more than
-/// ``maximumIntervals`` of them (nested `{n}` multiply the automaton). Texts are cut to
-/// ``maximumTextBytes`` before matching.
+/// backtrack) are refused, and so are intervals past ``maximumRepeat`` and patterns whose
+/// repetitions written out pass ``maximumExpandedSize`` (stacked and nested `+` and `{n}`
+/// multiply glibc's automaton). Texts are cut to ``maximumTextBytes`` before matching.
 package final class ReplyPattern: @unchecked Sendable {
     // @unchecked Sendable: `compiled` is written once in init and only read after; POSIX makes
     // regexec on one compiled pattern safe from several threads.
 
     package static let maximumBytes = 512
     package static let maximumRepeat = 20
-    package static let maximumIntervals = 2
     package static let maximumTextBytes = 4_096
     /// `{0}` (the whole match) and `{1}` … `{9}`.
     package static let groupCount = 10
@@ -65,49 +64,110 @@ package final class ReplyPattern: @unchecked Sendable {
         }
     }
 
-    /// Refuses back-references and large or many intervals before glibc sees the pattern.
+    /// Refuses back-references, and patterns whose repetitions written out would be large,
+    /// before glibc sees them: glibc compiles `x+` as `xx*` and `x{n,m}` as n to m copies of `x`,
+    /// so stacked or nested repetitions multiply (`a++++…` doubles with every `+`; the fuzzer
+    /// found 30 of them taking 2 GB).
     private static func checkShape(_ source: String) throws(ReplyPatternError) {
-        let characters = Array(source)
-        var intervals = 0
+        var scanner = ShapeScanner(characters: Array(source))
+        let size = try scanner.alternatives(depth: 0)
+        guard size <= maximumExpandedSize else {
+            throw .init("its repetitions written out come to more than \(maximumExpandedSize) elements")
+        }
+    }
+
+    /// How big a pattern may be with every repetition written out.
+    package static let maximumExpandedSize = 4_096
+    /// Groups nest at most this deep.
+    package static let maximumDepth = 16
+
+    /// Estimates the written-out size of a pattern: a recursive descent over groups, sets,
+    /// escapes and repetitions that stops counting (and refuses) once a size passes the bound.
+    private struct ShapeScanner {
+        let characters: [Character]
         var index = 0
-        var inBracket = false
-        while index < characters.count {
+
+        /// `a|b|c` up to a `)` or the end: the sum of the branches.
+        mutating func alternatives(depth: Int) throws(ReplyPatternError) -> Int {
+            guard depth <= ReplyPattern.maximumDepth else { throw .init("groups nest more than \(ReplyPattern.maximumDepth) deep") }
+            var total = 0
+            while index < characters.count, characters[index] != ")" {
+                if characters[index] == "|" {
+                    index += 1
+                    continue
+                }
+                total = Self.capped(total + (try piece(depth: depth)))
+            }
+            return total
+        }
+
+        /// One atom and the repetitions after it.
+        mutating func piece(depth: Int) throws(ReplyPatternError) -> Int {
+            var size = try atom(depth: depth)
+            while index < characters.count {
+                switch characters[index] {
+                case "*", "?":
+                    index += 1
+                case "+":
+                    index += 1
+                    size = Self.capped(size * 2)
+                case "{":
+                    let count = try interval()
+                    size = Self.capped(size * max(1, count))
+                default:
+                    return size
+                }
+            }
+            return size
+        }
+
+        mutating func atom(depth: Int) throws(ReplyPatternError) -> Int {
             let character = characters[index]
-            if inBracket {
-                if character == "]" { inBracket = false }
-                index += 1
-                continue
-            }
-            switch character {
-            case "\\":
-                if index + 1 < characters.count, characters[index + 1].isNumber {
-                    throw .init("back-references (\\\(characters[index + 1])) are not allowed")
-                }
-                index += 2
-                continue
-            case "[":
-                inBracket = true
-                // A ']' right after '[' or '[^' is a literal member of the set.
-                if index + 1 < characters.count, characters[index + 1] == "^" { index += 1 }
-                if index + 1 < characters.count, characters[index + 1] == "]" { index += 1 }
-            case "{":
-                intervals += 1
-                guard intervals <= maximumIntervals else { throw .init("at most \(maximumIntervals) {n,m} intervals") }
-                var number = 0
-                var scan = index + 1
-                while scan < characters.count, characters[scan] != "}" {
-                    if let digit = characters[scan].wholeNumberValue, characters[scan].isASCII {
-                        number = min(number * 10 + digit, 1_000_000)
-                        guard number <= maximumRepeat else { throw .init("an interval counts at most \(maximumRepeat)") }
-                    } else if characters[scan] == "," {
-                        number = 0
-                    }
-                    scan += 1
-                }
-            default:
-                break
-            }
             index += 1
+            switch character {
+            case "(":
+                let inner = try alternatives(depth: depth + 1)
+                if index < characters.count { index += 1 }  // the ')'; glibc refuses a missing one
+                return max(1, inner)
+            case "[":
+                // A ']' right after '[' or '[^' is a member; the set ends at the next ']'.
+                if index < characters.count, characters[index] == "^" { index += 1 }
+                if index < characters.count, characters[index] == "]" { index += 1 }
+                while index < characters.count, characters[index] != "]" { index += 1 }
+                if index < characters.count { index += 1 }
+                return 1
+            case "\\":
+                guard index < characters.count else { return 1 }
+                let escaped = characters[index]
+                index += 1
+                if escaped.isNumber { throw .init("back-references (\\\(escaped)) are not allowed") }
+                return 1
+            default:
+                return 1
+            }
+        }
+
+        /// `{n}`, `{n,}` or `{n,m}`: the largest count, each at most ``ReplyPattern/maximumRepeat``.
+        mutating func interval() throws(ReplyPatternError) -> Int {
+            index += 1
+            var largest = 0
+            var number = 0
+            while index < characters.count, characters[index] != "}" {
+                if let digit = characters[index].wholeNumberValue, characters[index].isASCII {
+                    number = min(number * 10 + digit, 1_000_000)
+                    guard number <= ReplyPattern.maximumRepeat else { throw .init("an interval counts at most \(ReplyPattern.maximumRepeat)") }
+                    largest = max(largest, number)
+                } else if characters[index] == "," {
+                    number = 0
+                }
+                index += 1
+            }
+            if index < characters.count { index += 1 }
+            return largest
+        }
+
+        static func capped(_ size: Int) -> Int {
+            min(size, ReplyPattern.maximumExpandedSize + 1)
         }
     }
 }

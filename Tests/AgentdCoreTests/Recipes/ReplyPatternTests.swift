@@ -21,7 +21,9 @@ import Testing
         ("(a)\\1", "back-references"),
         ("a{1,21}", "at most 20"),
         ("a{999999999999}", "at most 20"),
-        ("a{2}b{2}c{2}", "at most 2"),
+        ("(((a{20}){20}){20})", "written out"),
+        ("((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+", "written out"),
+        (String(repeating: "(", count: 17) + "a" + String(repeating: ")", count: 17), "nest more than 16"),
         (String(repeating: "a", count: 513), "at most 512 bytes"),
         ("a\u{0}b", "NUL"),
     ])
@@ -31,6 +33,20 @@ import Testing
         } throws: { error in
             (error as? ReplyPatternError)?.description.contains(reason) == true
         }
+    }
+
+    /// Found by the reply-pattern fuzz target: 30 stacked `+` made glibc's regcomp take 2 GB
+    /// (each `+` is compiled as a copy of everything before it and a star).
+    @Test func stackedRepetitionsFromTheFuzzerAreRefusedBeforeGlibcSeesThem() throws {
+        let found: [UInt8] = [0x5c, 0x25, 0x62, 0x7c, 0x6c, 0xa4] + [UInt8](repeating: 0x2b, count: 29) + [0x7c, 0x97, 0x97, 0x97, 0x68, 0x74]
+        #expect {
+            _ = try ReplyPattern(String(decoding: found, as: UTF8.self))
+        } throws: { error in
+            (error as? ReplyPatternError)?.description.contains("written out") == true
+        }
+        // A few repetitions, side by side or nested a little, are what rules need and still compile.
+        #expect(try ReplyPattern("a{2}b{2}c{2}(de+)+f{1,3}").firstMatch(in: "aabbccdeedefff") != nil)
+        #expect(try ReplyPattern("((hi|hello)+ )*there").firstMatch(in: "hi hello there") != nil)
     }
 
     @Test func bracketsAndEscapesAreNotMistakenForIntervalsOrBackReferences() throws {
