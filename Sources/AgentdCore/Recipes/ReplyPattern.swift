@@ -70,8 +70,8 @@ package final class ReplyPattern: @unchecked Sendable {
     /// found 30 of them taking 2 GB).
     private static func checkShape(_ source: String) throws(ReplyPatternError) {
         var scanner = ShapeScanner(characters: Array(source))
-        let size = try scanner.alternatives(depth: 0)
-        guard size <= maximumExpandedSize else {
+        let shape = try scanner.alternatives(depth: 0)
+        guard shape.size <= maximumExpandedSize else {
             throw .init("its repetitions written out come to more than \(maximumExpandedSize) elements")
         }
     }
@@ -80,89 +80,120 @@ package final class ReplyPattern: @unchecked Sendable {
     package static let maximumExpandedSize = 4_096
     /// Groups nest at most this deep.
     package static let maximumDepth = 16
+    /// A repetition may hold at most one level of repetition inside it (`(ab+)*`, not
+    /// `((a+)b)*+`): glibc's closures over stars of stars grow far faster than their size (the
+    /// fuzzer found `$***+++++++++++` taking over 11 s).
+    package static let maximumRepetitionDepth = 2
 
-    /// Estimates the written-out size of a pattern: a recursive descent over groups, sets,
-    /// escapes and repetitions that stops counting (and refuses) once a size passes the bound.
+    /// Estimates the written-out size of a pattern and how deep its repetitions nest: a
+    /// recursive descent over groups, sets, escapes and repetitions that stops counting (and
+    /// refuses) once a bound is passed. A repetition right after another (`a**`) nests in it.
     private struct ShapeScanner {
+        struct Shape {
+            var size: Int
+            var repetitionDepth: Int
+        }
+
         let characters: [Character]
         var index = 0
 
-        /// `a|b|c` up to a `)` or the end: the sum of the branches.
-        mutating func alternatives(depth: Int) throws(ReplyPatternError) -> Int {
+        /// `a|b|c` up to a `)` or the end: the sum of the branches, the deepest repetition.
+        mutating func alternatives(depth: Int) throws(ReplyPatternError) -> Shape {
             guard depth <= ReplyPattern.maximumDepth else { throw .init("groups nest more than \(ReplyPattern.maximumDepth) deep") }
-            var total = 0
-            while index < characters.count, characters[index] != ")" {
+            var total = Shape(size: 0, repetitionDepth: 0)
+            // A ')' closes the group it is in; at the top there is none, and glibc takes it as
+            // a plain character, so the scan goes on past it (the fuzzer hid repetitions there).
+            while index < characters.count, characters[index] != ")" || depth == 0 {
                 if characters[index] == "|" {
                     index += 1
                     continue
                 }
-                total = Self.capped(total + (try piece(depth: depth)))
+                let next = try piece(depth: depth)
+                total.size = Self.capped(total.size + next.size)
+                total.repetitionDepth = max(total.repetitionDepth, next.repetitionDepth)
             }
             return total
         }
 
         /// One atom and the repetitions after it.
-        mutating func piece(depth: Int) throws(ReplyPatternError) -> Int {
-            var size = try atom(depth: depth)
+        mutating func piece(depth: Int) throws(ReplyPatternError) -> Shape {
+            var shape = try atom(depth: depth)
             while index < characters.count {
+                let factor: Int
                 switch characters[index] {
                 case "*", "?":
                     index += 1
+                    factor = 1
                 case "+":
                     index += 1
-                    size = Self.capped(size * 2)
+                    factor = 2
                 case "{":
-                    let count = try interval()
-                    size = Self.capped(size * max(1, count))
+                    // A '{' that does not start a well-formed interval is a plain character.
+                    guard let count = try interval() else { return shape }
+                    factor = max(1, count)
                 default:
-                    return size
+                    return shape
+                }
+                shape.size = Self.capped(shape.size * factor)
+                shape.repetitionDepth += 1
+                guard shape.repetitionDepth <= ReplyPattern.maximumRepetitionDepth else {
+                    throw .init("repetitions nest more than \(ReplyPattern.maximumRepetitionDepth) deep (a repetition of a repetition of a repetition)")
                 }
             }
-            return size
+            return shape
         }
 
-        mutating func atom(depth: Int) throws(ReplyPatternError) -> Int {
+        mutating func atom(depth: Int) throws(ReplyPatternError) -> Shape {
             let character = characters[index]
             index += 1
             switch character {
             case "(":
                 let inner = try alternatives(depth: depth + 1)
                 if index < characters.count { index += 1 }  // the ')'; glibc refuses a missing one
-                return max(1, inner)
+                return Shape(size: max(1, inner.size), repetitionDepth: inner.repetitionDepth)
             case "[":
                 // A ']' right after '[' or '[^' is a member; the set ends at the next ']'.
                 if index < characters.count, characters[index] == "^" { index += 1 }
                 if index < characters.count, characters[index] == "]" { index += 1 }
                 while index < characters.count, characters[index] != "]" { index += 1 }
                 if index < characters.count { index += 1 }
-                return 1
+                return Shape(size: 1, repetitionDepth: 0)
             case "\\":
-                guard index < characters.count else { return 1 }
-                let escaped = characters[index]
-                index += 1
-                if escaped.isNumber { throw .init("back-references (\\\(escaped)) are not allowed") }
-                return 1
+                if index < characters.count {
+                    let escaped = characters[index]
+                    index += 1
+                    if escaped.isNumber { throw .init("back-references (\\\(escaped)) are not allowed") }
+                }
+                return Shape(size: 1, repetitionDepth: 0)
             default:
-                return 1
+                return Shape(size: 1, repetitionDepth: 0)
             }
         }
 
-        /// `{n}`, `{n,}` or `{n,m}`: the largest count, each at most ``ReplyPattern/maximumRepeat``.
-        mutating func interval() throws(ReplyPatternError) -> Int {
-            index += 1
+        /// `{n}`, `{n,}`, `{,m}` or `{n,m}` at `index`: the largest count (each at most
+        /// ``ReplyPattern/maximumRepeat``), past the '}'; nil, with `index` unmoved, when the
+        /// brace starts no interval of that form.
+        mutating func interval() throws(ReplyPatternError) -> Int? {
+            var scan = index + 1
             var largest = 0
             var number = 0
-            while index < characters.count, characters[index] != "}" {
-                if let digit = characters[index].wholeNumberValue, characters[index].isASCII {
+            var commas = 0
+            while scan < characters.count, characters[scan] != "}" {
+                let character = characters[scan]
+                if character.isASCII, let digit = character.wholeNumberValue {
                     number = min(number * 10 + digit, 1_000_000)
                     guard number <= ReplyPattern.maximumRepeat else { throw .init("an interval counts at most \(ReplyPattern.maximumRepeat)") }
                     largest = max(largest, number)
-                } else if characters[index] == "," {
+                } else if character == ",", commas == 0 {
+                    commas += 1
                     number = 0
+                } else {
+                    return nil
                 }
-                index += 1
+                scan += 1
             }
-            if index < characters.count { index += 1 }
+            guard scan < characters.count else { return nil }
+            index = scan + 1
             return largest
         }
 
