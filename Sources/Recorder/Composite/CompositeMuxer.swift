@@ -8,6 +8,11 @@
 /// anyway, so memory stays bounded; late packets are still written at their own times
 /// (Matroska needs order within a track, not across tracks).
 ///
+/// **The end.** Nothing is written until it is ``holdBackMs`` older than the newest packet
+/// seen: media still arriving when the recording stops (rendered and encoded past the stop on a
+/// loaded machine) is then still queued, and ``finish(atMs:discard:)`` drops what lies past the
+/// end, so room.webm ends where the recording does (one CI run had written 120 ms past it).
+///
 /// **Segments** (`--segment`): the first video keyframe at or after a segment boundary closes
 /// the part being written and opens the next (`room.part2.webm`, ...); the compositor forces a
 /// keyframe there, so the cut is on the boundary's frame. Audio packets go to the part open when
@@ -30,6 +35,7 @@ final class CompositeMuxer {
     let videoTrack: UInt8
     let audioTrack: UInt8
     let maximumSkewMs: Int64
+    let holdBackMs: Int64
     private var writer: WebMWriter
     private let segments: RecordingSegments?
     /// Makes the writer of part N (2, 3, ...) with the same tracks.
@@ -43,11 +49,15 @@ final class CompositeMuxer {
     private var audio: [Packet] = []
     private var videoDoneMs: Int64 = .min
     private var audioDoneMs: Int64 = .min
+    /// The newest packet's time, of either track; nothing within ``holdBackMs`` of it is written.
+    private var newestMs: Int64 = .min
+    private var finishing = false
     private(set) var videoFramesWritten: Int64 = 0
     private(set) var audioPacketsWritten: Int64 = 0
 
-    init(writer: WebMWriter, videoTrack: UInt8, audioTrack: UInt8, maximumSkewMs: Int64 = 5000,
+    init(writer: WebMWriter, videoTrack: UInt8, audioTrack: UInt8, maximumSkewMs: Int64 = 5000, holdBackMs: Int64 = 1000,
          segments: RecordingSegments? = nil, openPart: ((Int) throws -> WebMWriter)? = nil) {
+        self.holdBackMs = max(0, holdBackMs)
         self.writer = writer
         self.segments = openPart == nil ? nil : segments
         self.openPart = openPart
@@ -63,12 +73,14 @@ final class CompositeMuxer {
 
     func addVideo(_ packet: Packet) throws {
         video.append(packet)
+        newestMs = max(newestMs, packet.ms)
         videoDoneMs = max(videoDoneMs, packet.ms)
         try drain()
     }
 
     func addAudio(_ packet: Packet) throws {
         audio.append(packet)
+        newestMs = max(newestMs, packet.ms)
         audioDoneMs = max(audioDoneMs, packet.ms)
         try drain()
     }
@@ -92,6 +104,7 @@ final class CompositeMuxer {
     func finish(atMs endMs: Int64 = .max, discard: (Int) -> Void = { _ in }) throws {
         video.removeAll { $0.ms >= endMs }
         audio.removeAll { $0.ms >= endMs }
+        finishing = true
         videoDoneMs = .max
         audioDoneMs = .max
         try drain()
@@ -113,14 +126,16 @@ final class CompositeMuxer {
     }
 
     private func drain() throws {
+        let writable = finishing || newestMs == .min ? Int64.max : newestMs - holdBackMs
         while true {
-            let nextVideo = video.first, nextAudio = audio.first
-            if let nextVideo, nextVideo.ms <= (nextAudio?.ms ?? audioDoneMs) || isStalled(behind: audioDoneMs, newest: video.last?.ms) {
+            let nextVideo = video.first.flatMap { $0.ms <= writable ? $0 : nil }
+            let nextAudio = audio.first.flatMap { $0.ms <= writable ? $0 : nil }
+            if let nextVideo, nextVideo.ms <= (audio.first?.ms ?? audioDoneMs) || isStalled(behind: audioDoneMs, newest: video.last?.ms) {
                 if nextVideo.isKeyframe { try cutIfDue(atMs: nextVideo.ms) }
                 try writer.write(track: videoTrack, timestampMs: nextVideo.ms - partStartMs, keyframe: nextVideo.isKeyframe, frame: nextVideo.bytes)
                 video.removeFirst()
                 videoFramesWritten += 1
-            } else if let nextAudio, nextAudio.ms < (nextVideo?.ms ?? videoDoneMs) || isStalled(behind: videoDoneMs, newest: audio.last?.ms) {
+            } else if let nextAudio, nextAudio.ms < (video.first?.ms ?? videoDoneMs) || isStalled(behind: videoDoneMs, newest: audio.last?.ms) {
                 try writer.write(track: audioTrack, timestampMs: max(0, nextAudio.ms - partStartMs), keyframe: true, frame: nextAudio.bytes)
                 audio.removeFirst()
                 audioPacketsWritten += 1

@@ -41,6 +41,8 @@ final class CommandResponder: AgentResponder, @unchecked Sendable {
     private let writer = DispatchQueue(label: "agentd.agent.responder.writer")
     private let waiting = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    /// When ``stop()`` was asked for: the reader kills the program ``exitGrace`` later.
+    private let stopRequested = Mutex<ContinuousClock.Instant?>(nil)
     private let state = Mutex<(counters: Counters, finished: Bool, waiters: [CheckedContinuation<Void, Never>])>((Counters(), false, []))
 
     /// - Parameters:
@@ -96,17 +98,12 @@ final class CommandResponder: AgentResponder, @unchecked Sendable {
     /// once it is reaped. Idempotent.
     func stop() async {
         if !stopping.exchange(true, ordering: .relaxed) {
+            // The reader thread kills the program once the grace has passed (it wakes every
+            // 200 ms): a timer task on the cooperative pool could wait behind a busy pool.
+            stopRequested.withLock { $0 = .now }
             writer.async { [child] in _ = shutdown(child.input, Int32(SHUT_WR)) }
-            let grace = Task {
-                try? await Task.sleep(for: Self.exitGrace)
-                guard !Task.isCancelled else { return }
-                self.kill()
-            }
-            await finished()
-            grace.cancel()
-        } else {
-            await finished()
         }
+        await finished()
     }
 
     /// The JSON line a program gets for `event`.
@@ -164,10 +161,15 @@ final class CommandResponder: AgentResponder, @unchecked Sendable {
         var skipping = false
         var outputOpen = true
         var errorsOpen = true
+        var killed = false
         while outputOpen {
             var descriptors = [pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: errorsOpen ? child.errors : -1, events: Int16(POLLIN), revents: 0)]
             _ = poll(&descriptors, 2, 200)
+            if !killed, let asked = stopRequested.withLock({ $0 }), ContinuousClock.now - asked >= Self.exitGrace {
+                kill()
+                killed = true
+            }
             if errorsOpen {
                 let count = chunk.withUnsafeMutableBytes { Glibc.read(child.errors, $0.baseAddress, $0.count) }
                 if count > 0 {

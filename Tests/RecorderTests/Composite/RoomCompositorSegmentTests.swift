@@ -89,4 +89,27 @@ import Testing
             #expect(errors.isEmpty, "\(file.path): \(errors)")
         }
     }
+
+    @Test("media composited past the stop is not in room.webm: it ends where the recording does")
+    func nothingPastTheEnd() async throws {
+        var script = RoomEventScript()
+        script.join("1", "Red", atMs: 0)
+        // Media runs to 3.6 s, all of it composited before the stop at 3.0 s comes (a loaded
+        // machine's compositor ran 120 ms past the end in one CI run, and room.webm kept it).
+        try script.audio("1", frequency: 440, fromMs: 0, toMs: 3600, senderReportFrom: 0)
+        script.video("1", frames: try RoomCompositorTests.solidVideo(RoomCompositorTests.red, count: 108), fromMs: 0)
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let recorder = try RoomRecorder(directory: RecordingDirectory(path: directory.path), room: "demo", server: "ws://10.77.0.2:8188/",
+                                        formats: RecordingFormats([.composite]), startedAt: RoomEventScript.startedAt, queueCapacity: 100_000,
+                                        composite: try CompositeSettings(width: 320, height: 180, framesPerSecond: 15))
+        for event in script.events { recorder.submit(event) }
+        let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 3000))
+        let room = try #require(manifest.files.first { $0.format == "composite" })
+        #expect(room.endMs.map { $0 <= 3000 && $0 >= 2930 } == true, "\(String(describing: room.endMs))")
+        let duration = try await runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                                              directory.file("room.webm")]).output
+        let seconds = try #require(Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(seconds <= 3.03, "room.webm lasts \(seconds) s for a 3 s recording")
+    }
 }

@@ -75,7 +75,8 @@ import Testing
         await responder.stop()
         let took = ContinuousClock.now - started
         #expect(took >= CommandResponder.exitGrace - .milliseconds(100), "it had its grace first: \(took)")
-        #expect(took < CommandResponder.exitGrace + .seconds(3), "then it was killed: \(took)")
+        // The reader thread kills it (within its 200 ms wake-up); a loaded machine may be slower.
+        #expect(took < CommandResponder.exitGrace + .seconds(5), "then it was killed: \(took)")
     }
 
     @Test func aProgramThatCannotStartIsAnError() {

@@ -55,10 +55,14 @@ struct RecipeCaptionsTests {
                 bests.append(best)
             }
             #expect(bests.reduce(0, +) / Double(max(1, bests.count)) >= 0.66, "\(bests)")
-            // The same sentence comes once a loop: finals two apart are a loop apart on t_ms.
+            // The same sentence comes once a loop: finals two apart are a loop apart on t_ms. The
+            // first final is left out: the bot may begin listening inside a sentence (a CI run's
+            // first was "our pets over the lazy dog" at 262 ms), whose start it then never heard.
             let times = finals.compactMap { $0["t_ms"] as? Int }
             #expect(times == times.sorted(), "\(times)")
-            for (earlier, later) in zip(times, times.dropFirst(2)) {
+            let whole = Array(times.dropFirst())
+            #expect(whole.count >= 3, "\(times)")
+            for (earlier, later) in zip(whole, whole.dropFirst(2)) {
                 #expect(abs(Double(later - earlier) / 1000 - loopSeconds) <= 1, "\(earlier) → \(later) ms for a \(loopSeconds) s loop")
             }
         }
