@@ -76,6 +76,9 @@ final class CommandResponder: AgentResponder, @unchecked Sendable {
 
     var counters: Counters { state.withLock { $0.counters } }
 
+    /// The program's process id (for tests that check it is gone).
+    var pid: pid_t { child.pid }
+
     func hear(_ event: AgentHeard) {
         let line = Self.line(for: event) + "\n"
         if waiting.add(1, ordering: .relaxed).oldValue >= Self.maximumWaitingLines {
