@@ -40,8 +40,7 @@ final class CommandResponder: AgentResponder, @unchecked Sendable {
     private let command: String
     private let writer = DispatchQueue(label: "agentd.agent.responder.writer")
     private let waiting = Atomic<Int>(0)
-    private let stopping = Atomic<Bool>(false)
-    /// When ``stop()`` was asked for: the reader kills the program ``exitGrace`` later.
+    /// When ``stop()`` was asked for (nil: not yet): the reader kills the program ``exitGrace`` later.
     private let stopRequested = Mutex<ContinuousClock.Instant?>(nil)
     private let state = Mutex<(counters: Counters, finished: Bool, waiters: [CheckedContinuation<Void, Never>])>((Counters(), false, []))
 
@@ -57,7 +56,7 @@ final class CommandResponder: AgentResponder, @unchecked Sendable {
         let thread = Thread { [self] in
             read(answer: answer, log: log)
             let status = reap()
-            let byItself = !stopping.load(ordering: .relaxed)
+            let byItself = !isStopping
             let waiters = state.withLock { state in
                 state.finished = true
                 defer { state.waiters.removeAll() }
@@ -88,7 +87,7 @@ final class CommandResponder: AgentResponder, @unchecked Sendable {
         }
         writer.async { [self] in
             waiting.subtract(1, ordering: .relaxed)
-            guard !stopping.load(ordering: .relaxed) else { return }
+            guard !isStopping else { return }
             if write(Array(line.utf8)) {
                 state.withLock { $0.counters.linesSent += 1 }
             } else {
@@ -100,14 +99,19 @@ final class CommandResponder: AgentResponder, @unchecked Sendable {
     /// Closes the program's stdin, gives it ``exitGrace`` to exit, then kills its group; returns
     /// once it is reaped. Idempotent.
     func stop() async {
-        if !stopping.exchange(true, ordering: .relaxed) {
-            // The reader thread kills the program once the grace has passed (it wakes every
-            // 200 ms): a timer task on the cooperative pool could wait behind a busy pool.
-            stopRequested.withLock { $0 = .now }
+        // The reader thread kills the program once the grace has passed (it wakes every 200 ms):
+        // a timer task on the cooperative pool could wait behind a busy pool.
+        let first = stopRequested.withLock { asked in
+            defer { asked = asked ?? .now }
+            return asked == nil
+        }
+        if first {
             writer.async { [child] in _ = shutdown(child.input, Int32(SHUT_WR)) }
         }
         await finished()
     }
+
+    private var isStopping: Bool { stopRequested.withLock { $0 != nil } }
 
     /// The JSON line a program gets for `event`.
     static func line(for event: AgentHeard) -> String {
@@ -147,7 +151,7 @@ final class CommandResponder: AgentResponder, @unchecked Sendable {
             }
             guard sent < 0, errno == EAGAIN || errno == EINTR else { return false }
             let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero, !stopping.load(ordering: .relaxed) else {
+            guard remaining > .zero, !isStopping else {
                 if remaining <= .zero { kill() }
                 return false
             }

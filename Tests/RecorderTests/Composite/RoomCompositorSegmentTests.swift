@@ -70,10 +70,7 @@ import Testing
         script.video("1", frames: try RoomCompositorTests.solidVideo(RoomCompositorTests.red, count: 96), fromMs: 0)
         let directory = try TestDirectory()
         defer { directory.remove() }
-        let recorder = try RoomRecorder(directory: RecordingDirectory(path: directory.path), room: "demo", server: "ws://10.77.0.2:8188/",
-                                        formats: RecordingFormats([.composite, .ogg]), startedAt: RoomEventScript.startedAt,
-                                        queueCapacity: 100_000, segments: RecordingSegments(seconds: 1),
-                                        composite: try CompositeSettings(width: 320, height: 180, framesPerSecond: 15))
+        let recorder = try Self.recorder(in: directory, formats: [.composite, .ogg], segments: RecordingSegments(seconds: 1))
         for event in script.events { recorder.submit(event) }
         let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 3000))
         let room = manifest.files.filter { $0.format == "composite" }
@@ -100,9 +97,7 @@ import Testing
         script.video("1", frames: try RoomCompositorTests.solidVideo(RoomCompositorTests.red, count: 108), fromMs: 0)
         let directory = try TestDirectory()
         defer { directory.remove() }
-        let recorder = try RoomRecorder(directory: RecordingDirectory(path: directory.path), room: "demo", server: "ws://10.77.0.2:8188/",
-                                        formats: RecordingFormats([.composite]), startedAt: RoomEventScript.startedAt, queueCapacity: 100_000,
-                                        composite: try CompositeSettings(width: 320, height: 180, framesPerSecond: 15))
+        let recorder = try Self.recorder(in: directory, formats: [.composite], segments: nil)
         for event in script.events { recorder.submit(event) }
         let manifest = await recorder.stop(endedAt: RoomEventScript.date(ms: 3000))
         let room = try #require(manifest.files.first { $0.format == "composite" })
@@ -111,5 +106,12 @@ import Testing
                                                               directory.file("room.webm")]).output
         let seconds = try #require(Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(seconds <= 3.03, "room.webm lasts \(seconds) s for a 3 s recording")
+    }
+
+    /// A recorder of `formats` into `directory`, the composite at 320x180, 15 fps.
+    static func recorder(in directory: TestDirectory, formats: Set<RecordingFormats.Format>, segments: RecordingSegments?) throws -> RoomRecorder {
+        try RoomRecorder(directory: RecordingDirectory(path: directory.path), room: "demo", server: "ws://10.77.0.2:8188/",
+                         formats: RecordingFormats(formats), startedAt: RoomEventScript.startedAt, queueCapacity: 100_000,
+                         segments: segments, composite: try CompositeSettings(width: 320, height: 180, framesPerSecond: 15))
     }
 }
