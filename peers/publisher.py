@@ -73,6 +73,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--republish-after", type=float, default=0.0, metavar="S",
                    help="after S seconds of READY, unpublish and publish again (a new PeerConnection) with "
                         "--republish-codec: a publisher switching codec mid-call; prints REPUBLISHED")
+    p.add_argument("--republish-on-stdin", action="store_true",
+                   help="republish as --republish-after does, but when a line arrives on stdin (a test that "
+                        "waits until the first codec is recorded)")
     p.add_argument("--republish-codec", choices=["vp8", "vp9", "h264", "none"], default="h264",
                    help="the codec of the republish; none: only unpublish, stay in the room, print UNPUBLISHED")
     p.add_argument("--resize-after", type=float, default=0.0, metavar="S",
@@ -301,7 +304,15 @@ async def run(args: argparse.Namespace,
 
         async def republish_once() -> None:
             nonlocal pc, cleanup, published, republishing
-            await asyncio.sleep(args.republish_after)
+            if args.republish_on_stdin:
+                go = asyncio.Event()
+                loop.add_reader(sys.stdin.fileno(), go.set)
+                try:
+                    await go.wait()
+                finally:
+                    loop.remove_reader(sys.stdin.fileno())
+            else:
+                await asyncio.sleep(args.republish_after)
             republishing = True
             if cleanup is not None:
                 cleanup()
@@ -321,7 +332,8 @@ async def run(args: argparse.Namespace,
             print("REPUBLISHED " + json.dumps({"codec": args.republish_codec}), flush=True)
 
         watchers = [asyncio.create_task(watch_janus()), asyncio.create_task(client.closed.wait())]
-        republisher = asyncio.create_task(republish()) if args.republish_after > 0 else None
+        republisher = (asyncio.create_task(republish())
+                       if args.republish_after > 0 or args.republish_on_stdin else None)
         waits = [asyncio.create_task(stop.wait())] + watchers
         if args.duration > 0:
             waits.append(asyncio.create_task(asyncio.sleep(args.duration)))

@@ -195,7 +195,9 @@ final class VoiceAgentDriver: Sendable {
                     state.pending = PendingTurn(display: display, text: text, endOfSpeech: endOfSpeech, turnEnd: .now, recognizing: recognizing)
                 }
             }
-            if words { hear(.transcript(from: display, text: text, startMs: startMs, endMs: endMs)) }
+            guard words else { return }
+            log("agent: heard \(display): \"\(text.prefix(80))\" (\(startMs)-\(endMs) ms)")
+            hear(.transcript(from: display, text: text, startMs: startMs, endMs: endMs))
         case .recognizerFailed(let error):
             failed(display, error)
         }

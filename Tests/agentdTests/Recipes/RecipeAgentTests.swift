@@ -65,6 +65,10 @@ struct RecipeAgentTests {
         return (recording, bot)
     }
 
+    /// The answer to any words (the fallback too: under a loaded CI run pocketsphinx once heard the
+    /// question as words without "time" or "what"; what it hears is not what this test measures).
+    static let longAnswer = "It is {time} universal time and I will keep talking for a good while now so that you can interrupt me whenever you like because this answer has a great many words in it"
+
     @Test("rules: the answer starts within 1.5 s of the question's end, and speaking over it stops it within 200 ms")
     func answersAndStopsWhenInterrupted() async throws {
         try await SharedResourceLock.lab.withExclusive {
@@ -72,7 +76,8 @@ struct RecipeAgentTests {
             let recipe = try lab.recipe("agent", """
                 {"name": "agent", "display": "agent", "tracks": {"audio": {"source": "speech", "voice": "en-us"}},
                  "agent": {"end_of_turn_ms": 500, "responder": {"type": "rules", "rules": [
-                   {"match": "time|what", "say": "It is {time} universal time and I will keep talking for a good while now so that you can interrupt me whenever you like because this answer has a great many words in it"}]}}}
+                   {"match": "time|what", "say": "\(Self.longAnswer)"}],
+                   "fallback": {"say": "\(Self.longAnswer)"}}}}
                 """)
             let (recording, bot) = try await Self.run(lab, recipe: recipe, seconds: 20)
             defer { bot.terminate() }
@@ -94,8 +99,9 @@ struct RecipeAgentTests {
             // The bot was talking when the interruption began (so its stop is the barge-in's doing) ...
             #expect(agent.contains { $0.startMs < interruption.startMs && $0.endMs > interruption.startMs - 300 },
                     "the bot was silent before the interruption at \(interruption.startMs) ms")
-            // ... and no sound of it lasts past 200 ms after the interruption began.
-            let lastSound = agent.filter { $0.startMs < interruption.startMs + 3_000 }.map(\.endMs).max() ?? 0
+            // ... and no sound of it lasts past 200 ms after the interruption began. (The bot's answer
+            // to the interruption itself starts at least end_of_turn_ms after the interruption's end.)
+            let lastSound = agent.filter { $0.startMs < interruption.endMs + 300 }.map(\.endMs).max() ?? 0
             print("RecipeAgent: interruption at \(interruption.startMs) ms, the bot's last sound ends at \(lastSound) ms: \(lastSound - interruption.startMs) ms later")
             #expect(lastSound <= interruption.startMs + 200)
             #expect(summary.contains("1 barge-ins"), "\(summary)")

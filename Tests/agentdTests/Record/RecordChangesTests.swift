@@ -19,6 +19,17 @@ struct RecordChangesTests {
         return process
     }
 
+    /// Waits until the recording's file at `path` has held media for 4 s (and 40 kB of it): a part
+    /// of 100-odd frames to check.
+    static func waitForMedia(_ path: String, _ recording: ChildProcess) async throws {
+        let size = { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+        try await pollUntil(timeout: .seconds(60), "\(path) to be written") { size() > 0 || !recording.isRunning }
+        let since = ContinuousClock.now
+        try await pollUntil(timeout: .seconds(60), "\(path) to hold 4 s of media") {
+            (ContinuousClock.now - since > .seconds(4) && size() > 40_000) || !recording.isRunning
+        }
+    }
+
     /// Issue 13's codec change, as a publisher makes it (aiortc has no VP9 encoder; a part per codec for any
     /// change is RoomRecorderH264Tests' unit test): aiortc unpublishes its VP8 and publishes
     /// again as H.264 on a new PeerConnection (same participant id). The participant continues:
@@ -30,11 +41,18 @@ struct RecordChangesTests {
             let room = LabEnvironment.freshRoom("republish")
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("agentd-republish-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let publisher = try await Self.publisher(lab, room: room, display: "switcher", ["--republish-after", "5", "--republish-codec", "h264"])
+            // The switch comes when the recording holds seconds of VP8, and the recording stops when
+            // it holds seconds of H.264: a loaded machine's slow start can't leave a part empty.
+            let publisher = try await Self.publisher(
+                lab, room: room, display: "switcher", seconds: 180, ["--republish-on-stdin", "--republish-codec", "h264"])
             defer { publisher.terminate() }
-            let recording = try RecordH264Tests.record(lab, room: room, out: out, seconds: 12)
+            let recording = try RecordH264Tests.record(lab, room: room, out: out, seconds: 120)
             defer { recording.terminate() }
+            try await Self.waitForMedia(out + "/switcher.webm", recording)
+            publisher.send(line: "republish")
             _ = try await publisher.waitForLine(prefix: "REPUBLISHED", within: .seconds(40))
+            try await Self.waitForMedia(out + "/switcher.part2.mkv", recording)
+            recording.send(signal: SIGINT)
             try await pollUntil(timeout: .seconds(40), "agentd record to finish") { !recording.isRunning }
             #expect(recording.exitStatus == 0, "\(recording.stderr)")
             let participants = try RecordH264Tests.manifest(out)["participants"] as? [[String: Any]] ?? []
