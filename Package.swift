@@ -30,6 +30,11 @@ let speechLibraries: [Target] = [
     .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]),
 ]
 
+// hiredis only for the JobQueue target (issue 16): kept out of `systemLibraries` for the same reason.
+let queueLibraries: [Target] = [
+    .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+]
+
 let package = Package(
     name: "agentd",
     products: [
@@ -39,7 +44,7 @@ let package = Package(
         .library(name: "Speech", targets: ["Speech"]),
         .executable(name: "agentd", targets: ["agentd"]),
     ],
-    targets: systemLibraries + speechLibraries + [
+    targets: systemLibraries + speechLibraries + queueLibraries + [
         // static inline wrappers for the macros and variadic functions Swift cannot call.
         .target(
             name: "CAgentShims",
@@ -86,7 +91,9 @@ let package = Package(
         // agentd's parsers of outside input, apart from its runtime so agentd-fuzz can drive them:
         // recipes, the API's routes, request admission and bodies, and the rules they share.
         .target(name: "AgentdCore", dependencies: ["AgentCore", "AgentTransport", "Recorder"]),
-        .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport", "Speech"]),
+        // Distributed jobs (issue 16): a Redis client over hiredis and the job queue on Redis Streams.
+        .target(name: "JobQueue", dependencies: ["AgentCore", "CHiredis"]),
+        .executableTarget(name: "agentd", dependencies: ["Agent", "Recorder", "BotKit", "AgentdCore", "RecordingReport", "Speech", "JobQueue"]),
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
         .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit", "Speech"], path: "Sources/agentd-bench"),
         // Writes the media samples (scripts/make-samples) with our own encoders and writers.
@@ -97,7 +104,7 @@ let package = Package(
         // Fuzz targets for every parser of untrusted bytes (Fuzz/Targets), driven by libFuzzer in a
         // `-sanitize=fuzzer,address -D FUZZING` build of agentd-fuzz (scripts/fuzz); a normal build of
         // agentd-fuzz replays inputs, and FuzzTests replays the committed corpora in `swift test`.
-        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit", "AgentdCore", "RecordingReport", "Speech"], path: "Fuzz/Targets"),
+        .target(name: "FuzzTargets", dependencies: ["Agent", "BotKit", "AgentdCore", "RecordingReport", "Speech", "JobQueue"], path: "Fuzz/Targets"),
         // Declares libFuzzer's LLVMFuzzerRunDriver for the fuzz build; unused otherwise.
         .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
         .executableTarget(name: "agentd-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"], path: "Fuzz/Driver"),
@@ -119,6 +126,7 @@ let package = Package(
         .testTarget(name: "AgentdCoreTests", dependencies: ["AgentdCore", "TestSupport"]),
         .testTarget(name: "agentdTests", dependencies: ["agentd", "AgentdCore", "Recorder", "BotKit", "RecordingReport", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "AgentMedia", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@ extension FuzzTarget {
     public static let all: [FuzzTarget] = [
         .rtp, .rtcp, .sdp, .iceCandidate, .iceServer, .dcep, .janusJSON, .vp8, .vp9, .h264, .jitterBuffer, .receiveStream, .webm,
         .ivf, .oggOpus, .janusToken, .recipe, .http, .h264ParameterSets, .h264Stored,
-        .recordingReport, .speechCommandLine, .responderLine, .replyPattern,
+        .recordingReport, .recordingManifest, .speechCommandLine, .responderLine, .replyPattern, .redisReply,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? {

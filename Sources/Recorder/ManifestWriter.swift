@@ -21,13 +21,26 @@ public final class ManifestWriter {
     public let refreshInterval: Duration
     /// Manifests written.
     public private(set) var writes = 0
+    /// Manifests a closed gate kept from the disk.
+    public private(set) var withheld = 0
     private var lastWrite: ContinuousClock.Instant?
     private var reserve: SpaceReserve?
+    private let gate: (@Sendable () -> Bool)?
 
-    public init(directory: String, refreshInterval: Duration = .seconds(2)) {
+    /// - Parameter gate: asked before every write; a false answer skips it (a distributed job's
+    ///   worker that lost its lease: the directory is another worker's now).
+    public init(directory: String, refreshInterval: Duration = .seconds(2), gate: (@Sendable () -> Bool)? = nil) {
         self.directory = directory
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         self.refreshInterval = refreshInterval
+        self.gate = gate
+    }
+
+    /// Whether the gate lets a write through (counting the ones it keeps back).
+    private func mayWrite() -> Bool {
+        guard let gate, !gate() else { return true }
+        withheld += 1
+        return false
     }
 
     /// Whether disk space is still held back for the last manifest.
@@ -35,6 +48,7 @@ public final class ManifestWriter {
 
     /// Writes `manifest` now and restarts the refresh interval from `now`.
     public func write(_ manifest: RecordingManifest, now: ContinuousClock.Instant = .now) throws(SinkError) {
+        guard mayWrite() else { return }
         try replaceAtomically(with: encoded(manifest))
         // The first manifest written made the directory; the reserve goes beside it.
         if reserve == nil { reserve = SpaceReserve(directory: directory) }
@@ -47,6 +61,7 @@ public final class ManifestWriter {
     /// whatever happened; refreshes never touch it, so it is there for this write.
     public func writeFinal(_ manifest: RecordingManifest, now: ContinuousClock.Instant = .now) throws(SinkError) {
         defer { reserve?.release() }
+        guard mayWrite() else { return }
         let bytes = try encoded(manifest)
         do {
             try replaceAtomically(with: bytes)

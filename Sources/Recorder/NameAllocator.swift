@@ -7,7 +7,8 @@
 ///
 /// Stems are compared case-insensitively, because a recording copied to a case-insensitive file
 /// system (macOS, Windows) must not have `Bob.wav` overwrite `bob.wav`. `mix` is reserved for the
-/// room mix (mix.wav).
+/// room mix (mix.wav). A recording continued in its directory reserves the earlier run's stems
+/// first (``reserve(_:)``).
 public struct NameAllocator: Sendable {
     public static let maxLength = 64
     public static let reserved: Set<String> = ["mix"]
@@ -16,6 +17,13 @@ public struct NameAllocator: Sendable {
 
     public init() {
         taken = Self.reserved
+    }
+
+    /// Marks `name` as taken, so ``allocate(display:)`` never returns it (nor a case variant of
+    /// it): a continued recording's earlier names (``RecordingContinuation``), whose files a
+    /// different person must never take over.
+    public mutating func reserve(_ name: String) {
+        taken.insert(name.lowercased())
     }
 
     /// A fresh stem for `display`, never returned before by this allocator.

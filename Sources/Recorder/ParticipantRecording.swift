@@ -27,6 +27,10 @@ import Foundation
 /// next part's video waits for its keyframe), or at the first packet for a file without video;
 /// the `.opus` file at the first packet past the boundary.
 ///
+/// **A continued recording** (``RecordingContinuation``): the files start at the part numbers
+/// the directory leaves free (`<name>.part2.webm`, ...) and the WAV at the run's start on the
+/// timeline (`originMs`) rather than at t=0.
+///
 /// A write error ends only the file that failed; it is recorded in that file's manifest entry
 /// and reported through `reportError`. Not thread-safe: the recorder's writer queue owns it.
 final class ParticipantRecording {
@@ -55,6 +59,10 @@ final class ParticipantRecording {
     private var keyframeAskedFor: Int64?
     /// How long past a boundary the WebM waits for a keyframe before it cuts without one.
     static let keyframeWaitMs: Int64 = 3000
+    /// The part numbers of this stay's first WebM/Matroska and `.opus` files: 1, or above a
+    /// continued recording's earlier parts.
+    private let firstWebMPart: Int
+    private let firstOggPart: Int
 
     /// The WebM (or Matroska) file being written: `<name>.webm`, after a codec change
     /// `<name>.part2.mkv` and so on (``startNextPart(videoCodec:)``).
@@ -88,7 +96,7 @@ final class ParticipantRecording {
 
     init(id: String, display: String, name: String, joinedMs: Int64, directory: RecordingDirectory,
          formats: RecordingFormats, segments: RecordingSegments? = nil, wantKeyframe: @escaping (String) -> Void = { _ in },
-         reportError: @escaping (String) -> Void) {
+         originMs: Int64 = 0, parts: RecordingPartNumbers = RecordingPartNumbers(), reportError: @escaping (String) -> Void) {
         self.id = id
         ids = [id]
         self.display = display
@@ -100,10 +108,14 @@ final class ParticipantRecording {
         self.segments = segments
         self.wantKeyframe = wantKeyframe
         decodeAudio = formats.contains(.wav) || formats.contains(.mix) || formats.contains(.composite) || formats.contains(.transcript)
-        webm = formats.contains(.webm) ? ParticipantWebM(directory: directory, baseName: name) : nil
+        let firstWebMPart = parts.first(for: "\(name).webm")
+        self.firstWebMPart = firstWebMPart
+        firstOggPart = parts.first(for: "\(name).opus")
+        webm = formats.contains(.webm) ? ParticipantWebM(directory: directory, baseName: RecordingSegments.partPath(name, number: firstWebMPart)) : nil
         if formats.contains(.wav) {
             do {
-                wav = try TimelineWAVWriter(path: directory.filePath("\(name).wav"), segmentSamples: segments?.lengthSamples)
+                wav = try TimelineWAVWriter(path: directory.filePath("\(name).wav"), segmentSamples: segments?.lengthSamples,
+                                            startSample: max(0, originMs) * 48, firstPart: parts.first(for: "\(name).wav"))
             } catch {
                 failWAV(error)
             }
@@ -126,7 +138,7 @@ final class ParticipantRecording {
         guard let current = webm else { return }
         close(current)
         earlierParts.append((current, mappings))
-        let next = ParticipantWebM(directory: directory, baseName: "\(name).part\(earlierParts.count + 1)")
+        let next = ParticipantWebM(directory: directory, baseName: nextWebMBaseName)
         // The same stream's H.264 parameter sets, when only the file changes: an IDR that comes
         // without them still opens the next part.
         if current.videoCodec == videoCodec { next.takeParameterSets(from: current) }
@@ -161,7 +173,7 @@ final class ParticipantRecording {
         }
         close(current)
         earlierParts.append((current, mappings))
-        let next = ParticipantWebM(directory: directory, baseName: "\(name).part\(earlierParts.count + 1)")
+        let next = ParticipantWebM(directory: directory, baseName: nextWebMBaseName)
         // The same streams go on: parameter sets, codecs and the A/V alignment carry over, so
         // the part opens at once instead of waiting to be lined up again.
         next.takeParameterSets(from: current)
@@ -259,7 +271,10 @@ final class ParticipantRecording {
     }
 
     /// The `.opus` part being written.
-    private var oggFileName: String { RecordingSegments.partPath("\(name).opus", number: earlierOggParts.count + 1) }
+    private var oggFileName: String { RecordingSegments.partPath("\(name).opus", number: firstOggPart + earlierOggParts.count) }
+
+    /// The WebM/Matroska part after those written (`earlierParts`), without its extension.
+    private var nextWebMBaseName: String { RecordingSegments.partPath(name, number: firstWebMPart + earlierParts.count) }
 
     /// A frame's time for the WebM, per track (see ``RTPTimelineAnchor``): blocks keep their
     /// real spacing and a moved mapping cannot shift one track against the other.
@@ -434,7 +449,7 @@ final class ParticipantRecording {
         entry.gaps = (wav?.gaps ?? []).map { gap in
             let startMs = gap.lowerBound / 48, endMs = gap.upperBound / 48
             let reason: String
-            if gap.lowerBound == 0 {
+            if gap.lowerBound == (wav?.startSample ?? 0) {
                 reason = "not_joined"
             } else if connectionGaps.contains(where: { $0.overlaps(startMs..<max(endMs, startMs + 1)) }) {
                 reason = "reconnect"

@@ -17,6 +17,11 @@ public struct RecordingDirectory: Sendable, Equatable {
         case refuseRecording
         /// Anything goes; a recording's files of the same names are replaced (`--overwrite`).
         case overwrite
+        /// A recording in it is continued as its next part (`--continue`, a worker's reclaimed
+        /// job): nothing in it is replaced (``RecordingContinuation``, which also refuses a
+        /// directory it cannot continue before anything is written); a missing or empty one
+        /// gets a new recording.
+        case continueRecording
     }
 
     public static let defaultBase = "./recordings"
@@ -73,7 +78,7 @@ public struct RecordingDirectory: Sendable, Equatable {
                 case .refuse: throw RecordingDirectoryError.alreadyExists(path: path)
                 case .refuseRecording:
                     if let file = recordingFile() { throw RecordingDirectoryError.holdsRecording(path: path, file: file) }
-                case .overwrite: break
+                case .overwrite, .continueRecording: break
                 }
             }
             try probe()

@@ -7,10 +7,13 @@ public enum RecordingDirectoryError: Error, Equatable, Sendable, CustomStringCon
     case alreadyExists(path: String)
     /// The directory holds a recording already (`file` is one of its files).
     case holdsRecording(path: String, file: String)
+    /// A recording cannot be continued in it (``RecordingDirectory/Existing/continueRecording``).
+    case cannotContinue(RecordingContinuationError)
 
     public var path: String {
         switch self {
         case .notWritable(let path, _, _), .alreadyExists(let path), .holdsRecording(let path, _): path
+        case .cannotContinue(let error): error.path
         }
     }
 
@@ -22,6 +25,8 @@ public enum RecordingDirectoryError: Error, Equatable, Sendable, CustomStringCon
             "\(path) already exists; a new recording needs a new directory"
         case .holdsRecording(let path, let file):
             "\(path) already holds a recording (\(file)); it would be overwritten"
+        case .cannotContinue(let error):
+            error.description
         }
     }
 }

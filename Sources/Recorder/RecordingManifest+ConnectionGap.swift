@@ -1,8 +1,12 @@
 extension RecordingManifest {
     /// A time the recorder was out of the room: it lost its connection at `start_ms` and was back
     /// at `end_ms` (`null` while it is still trying). `reason` is `reconnect`; `attempts` counts
-    /// the tries it took.
+    /// the tries it took. Reason `continued` (``continuedReason``): the recorder died and another
+    /// one continued the recording in its directory from `end_ms` (``RecordingContinuation``);
+    /// `start_ms` is the last time the dead one's manifest knew of.
     public struct ConnectionGap: Codable, Sendable, Equatable {
+        public static let continuedReason = "continued"
+
         public var startMs: Int64
         public var endMs: Int64?
         public var reason: String

@@ -63,6 +63,11 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
     /// What ended the recording (`duration`, `limit`, `idle`, `request`, `signal`,
     /// `connection_lost`...), set in the final manifest by whoever stopped it; nil while recording.
     public var stoppedBy: String?
+    /// How far the recording had got (ms from t=0) when this manifest was written: the furthest
+    /// media or clock time while recording, the duration in the final one. A recording continued
+    /// after its recorder died starts its `continued` gap here (``RecordingContinuation``).
+    /// Absent from manifests written before it existed.
+    public var writtenMs: Int64?
 
     public init(room: String, server: String, startedAt: Date, formats: [String] = [],
                 state: State = .recording, participants: [Participant] = [], files: [File] = []) {
@@ -395,6 +400,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         case eventsDropped = "events_dropped"
         case gaps, error, connection
         case stoppedBy = "stopped_by"
+        case writtenMs = "written_ms"
     }
 
     public init(from decoder: Decoder) throws {
@@ -414,6 +420,7 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         error = try container.decodeIfPresent(String.self, forKey: .error)
         connection = try container.decodeIfPresent(Connection.self, forKey: .connection)
         stoppedBy = try container.decodeIfPresent(String.self, forKey: .stoppedBy)
+        writtenMs = try container.decodeIfPresent(Int64.self, forKey: .writtenMs)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -433,11 +440,22 @@ public struct RecordingManifest: Codable, Sendable, Equatable {
         try container.encodeIfPresent(error, forKey: .error)
         try container.encodeIfPresent(connection, forKey: .connection)
         try container.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
+        try container.encodeIfPresent(writtenMs, forKey: .writtenMs)
     }
 
-    /// ISO-8601 in UTC with milliseconds: `2026-11-30T10:42:07.120Z`.
+    /// ISO-8601 in UTC with milliseconds: `2026-11-30T10:42:07.120Z`, rounded to the nearest
+    /// millisecond, so a date read back with ``parseDate(_:)`` formats to the same text (the
+    /// formatter's own fraction truncates, and `.004` read back could come out as `.003`: a
+    /// continued recording's `started_at` would drift).
     public static func formatDate(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 1e15 else {
+            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        }
+        let total = Int64(milliseconds)
+        let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
+        return String(whole.dropLast()) + String(format: ".%03d", Int(total - seconds * 1000)) + "Z"
     }
 
     /// Parses ISO-8601 with or without fractional seconds.

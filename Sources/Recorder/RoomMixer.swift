@@ -71,12 +71,17 @@ public final class RoomMixer {
     ///   - blockSink: also gets every emitted block with its timeline position (the room
     ///     composite's audio), so the mix is computed once for both; with no `output` (no
     ///     `mix` format) it is the only consumer, of mono blocks.
+    ///   - startSample: where the mix starts on the timeline: 0, or a continued recording's
+    ///     start (``RecordingContinuation``), the output's ``TimelineWAVWriter/startSample``.
     public init(output: TimelineWAVWriter?, blockSamples: Int = 960, maxLatencySamples: Int64 = 96_000,
-                blockSink: ((_ block: [Int16], _ atSample: Int64) -> Void)? = nil) throws(SoundFileError) {
+                blockSink: ((_ block: [Int16], _ atSample: Int64) -> Void)? = nil, startSample: Int64 = 0) throws(SoundFileError) {
         guard blockSamples > 0 else { throw .invalidArgument("blockSamples must be > 0") }
         guard maxLatencySamples >= 0 else { throw .invalidArgument("maxLatencySamples must be >= 0") }
         guard output != nil || blockSink != nil else { throw .invalidArgument("a mix needs an output or a block sink") }
-        guard (output?.position ?? 0) == 0 else { throw .invalidArgument("mix output already holds audio") }
+        guard (output?.position ?? startSample) == startSample else { throw .invalidArgument("mix output already holds audio") }
+        guard TimelineWAVWriter.validPositions.contains(startSample) else { throw .invalidArgument("start \(startSample) is beyond any recording") }
+        emitted = startSample
+        furthestPushed = startSample
         self.output = output
         self.blockSink = blockSink
         self.blockSamples = blockSamples

@@ -5,6 +5,7 @@ extension RoomRecorder {
     /// Creates room.webm's compositor; a file that cannot be created is an output error.
     func startCompositor(_ settings: CompositeSettings) {
         compositor = RoomCompositor(path: directory.filePath(RoomCompositor.fileName), settings: settings, segments: segments,
+                                    startMs: originMs, firstPart: partNumbers.first(for: RoomCompositor.fileName),
                                     reportError: { [weak self] reason in self?.noteOutputError(.file(reason)) })
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// manifest.json while recording: built from the participants' entries, the room files and the
-/// reconnect gaps, refreshed from the writer queue's timer.
+/// reconnect gaps, refreshed from the writer queue's timer; a continued recording's is the
+/// earlier manifest with this run merged in (``RecordingManifest/continued(after:)``).
 extension RoomRecorder {
     func fileBytes(_ name: String) -> Int64? {
         var status = stat()
@@ -31,12 +32,21 @@ extension RoomRecorder {
         if let compositor { files += compositor.manifestFiles(bytes: fileBytes) }
         if let transcriber { files += transcriber.manifestFiles(bytes: fileBytes) }
         if dataLog != nil || dataError != nil {
-            var file = RecordingManifest.File(path: "data.jsonl", format: "data", startMs: 0, bytes: fileBytes("data.jsonl"))
+            var file = RecordingManifest.File(path: dataFileName, format: "data", startMs: originMs, bytes: fileBytes(dataFileName))
             file.error = dataError
             files.append(file)
         }
         result.files = files
-        return result
+        // How far the recording got: its end once final, else the furthest media or the clock.
+        result.writtenMs = manifest.durationMs ?? max(furthestMs, originMs, Self.milliseconds(from: startedAt, to: Date()))
+        return continuation?.merged(result) ?? result
+    }
+
+    /// `date` in ms after `start`, held within the timeline's range.
+    static func milliseconds(from start: Date, to date: Date) -> Int64 {
+        let ms = (date.timeIntervalSince(start) * 1000).rounded()
+        let limit = Double(TimelineWAVWriter.validPositions.upperBound)
+        return ms.isFinite ? Int64(min(max(ms, -limit), limit)) : 0
     }
 
     func refreshManifest(force: Bool) {
@@ -58,15 +68,18 @@ extension RoomRecorder {
 
     /// mix.wav and its parts; `mix.wav` alone when the mixer could not be made.
     private var mixParts: [(name: String, startSample: Int64)] {
-        guard let mixer else { return [("mix.wav", 0)] }
+        guard let mixer else { return [(RecordingSegments.partPath("mix.wav", number: partNumbers.first(for: "mix.wav")), originMs * 48)] }
         return mixer.outputParts.map { (($0.path as NSString).lastPathComponent, $0.startSample) }
     }
 
+    /// The files this run writes (a continued recording's earlier files are not among them).
+    var fileNames: [String] {
+        recordings.flatMap(\.filePaths) + (mixer != nil && formats.contains(.mix) ? mixParts.map(\.name) : [])
+            + (dataLog != nil ? [dataFileName] : []) + (compositor?.fileNames ?? []) + (transcriber?.fileNames ?? [])
+    }
+
     func publishBytes() {
-        let paths = recordings.flatMap(\.filePaths) + (mixer != nil && formats.contains(.mix) ? mixParts.map(\.name) : [])
-            + (dataLog != nil ? ["data.jsonl"] : []) + (compositor?.fileNames ?? [])
-            + (transcriber != nil ? [TranscriptLog.jsonLinesName, TranscriptLog.captionsName] : [])
-        let total = paths.compactMap(fileBytes).reduce(0, +)
+        let total = fileNames.compactMap(fileBytes).reduce(0, +)
         published.withLock { $0.bytesWritten = total }
     }
 }

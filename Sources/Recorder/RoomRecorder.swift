@@ -33,6 +33,12 @@ import Synchronization
 /// (``ReconnectTimeline``). A connection given up or refused ends the recording as `failed`,
 /// with the reason in the manifest's `error` and ``connectionError``.
 ///
+/// **Continuing** (`continuing: true`, ``RecordingContinuation``): a directory that holds a
+/// recording of the room (its recorder died) is continued as its next part: t=0 stays the
+/// earlier `started_at` and this run starts at ``originMs``; every file is a new part, the
+/// earlier names stay their participants', and manifest.json is the earlier one with this run
+/// merged in and a `continued` gap.
+///
 /// **Errors.** A failing file ends just that file, with its error in the manifest; the first
 /// such error is kept as ``outputError`` (the CLI's exit 5). A manifest that cannot be written
 /// is an output error too.
@@ -42,7 +48,12 @@ public final class RoomRecorder: @unchecked Sendable {
     // atomics and the `published` mutex.
     public let directory: RecordingDirectory
     public let formats: RecordingFormats
+    /// The recording's t=0: this run's start, or a continued recording's `started_at`.
     public let startedAt: Date
+    /// Where this run starts on the timeline: 0, or a continued recording's ms from t=0.
+    public let originMs: Int64
+    /// The earlier run this one continues, if it does.
+    public let continuation: RecordingContinuation?
     public let queueCapacity: Int
     /// `--segment`: every file cut into parts on the timeline; nil: one file each.
     public let segments: RecordingSegments?
@@ -50,13 +61,20 @@ public final class RoomRecorder: @unchecked Sendable {
     let queue: DispatchQueue
     private let waiting = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
-    private let accepting = Atomic<Bool>(true)
+    let accepting = Atomic<Bool>(true)
     let published = Mutex(RoomRecorderProgress())
     private let startNanoseconds: Int64
 
     var manifest: RecordingManifest
     let manifestWriter: ManifestWriter
     private var names = NameAllocator()
+    /// A continued recording's earlier participants not back yet: whoever joins with one of their
+    /// ids takes their name (and so their entry in the manifest).
+    private var earlierNames: [(ids: Set<String>, name: String)] = []
+    /// The part numbers this run's files start at (all 1 unless continuing).
+    let partNumbers: RecordingPartNumbers
+    /// data.jsonl, or a continued recording's part of it.
+    let dataFileName: String
     var recordings: [ParticipantRecording] = []
     private var present: [String: ParticipantRecording] = [:]
     /// Names by participant id, kept after they leave, for data messages that arrive late.
@@ -91,37 +109,55 @@ public final class RoomRecorder: @unchecked Sendable {
     ///   - segments: cut every file into numbered parts (`--segment`).
     ///   - composite: room.webm's size, rate and layout, when `formats` has `composite`.
     ///   - recognizer: makes each participant's speech recognizer, when `formats` has `transcript`.
+    ///   - startedAt: when this run starts: the recording's t=0, unless it continues one.
+    ///   - continuing: continue a recording of `room` in the directory as its next part (see the
+    ///     type's notes); a missing or empty directory gets a new recording.
+    ///   - manifestGate: asked before each manifest write; false keeps it from the disk (a worker
+    ///     whose lease on the job lapsed or was fenced).
+    /// - Throws: ``RoomRecorderError/continuation(_:)`` (nothing in the directory touched) when
+    ///   the directory cannot be continued.
     public init(directory: RecordingDirectory, room: String, server: String, formats: RecordingFormats = .default,
                 ice: ICEConfiguration = ICEConfiguration(), startedAt: Date = Date(), queueCapacity: Int = 8192,
                 manifestRefresh: Duration = .seconds(2), segments: RecordingSegments? = nil,
                 composite: CompositeSettings = CompositeSettings(),
-                recognizer: @escaping SpeechRecognizerFactory = PocketSphinxRecognizer.factory) throws(RoomRecorderError) {
+                recognizer: @escaping SpeechRecognizerFactory = PocketSphinxRecognizer.factory,
+                continuing: Bool = false, manifestGate: (@Sendable () -> Bool)? = nil) throws(RoomRecorderError) {
+        let continuation = try Self.claim(directory, room: room, startingAt: startedAt, continuing: continuing)
         self.directory = directory
         self.formats = formats
         self.segments = segments
-        self.startedAt = startedAt
+        self.startedAt = continuation?.startedAt ?? startedAt
+        self.continuation = continuation
+        originMs = continuation?.originMs ?? 0
         self.queueCapacity = max(1, queueCapacity)
-        startNanoseconds = Int64((startedAt.timeIntervalSince1970 * 1_000_000_000).rounded())
+        startNanoseconds = Int64((self.startedAt.timeIntervalSince1970 * 1_000_000_000).rounded())
         queue = DispatchQueue(label: "agentd.recorder.\(room)", qos: .utility)
-        do {
-            try directory.checkWritable()
-        } catch {
-            throw .directory(error.description)
+        partNumbers = continuation?.partNumbers ?? RecordingPartNumbers()
+        dataFileName = RecordingSegments.partPath("data.jsonl", number: partNumbers.first(for: "data.jsonl"))
+        for participant in continuation?.earlier.participants ?? [] {
+            names.reserve(participant.name)
+            earlierNames.append((Set(participant.ids + [participant.id]), participant.name))
         }
-        manifest = RecordingManifest(room: room, server: server, startedAt: startedAt, formats: formats.names)
+        furthestMs = originMs
+        emptySinceMs = originMs
+        manifest = RecordingManifest(room: room, server: server, startedAt: self.startedAt, formats: formats.names)
         manifest.eventsDropped = 0
         manifest.connection = RecordingManifest.Connection(ice: ice)
-        manifestWriter = ManifestWriter(directory: directory.path, refreshInterval: manifestRefresh)
+        manifestWriter = ManifestWriter(directory: directory.path, refreshInterval: manifestRefresh, gate: manifestGate)
         if formats.contains(.composite) { startCompositor(composite) }
         if formats.contains(.transcript) {
             transcriber = RoomTranscriber(directory: directory.path, recognizer: recognizer,
+                                          partNumber: max(partNumbers.first(for: TranscriptLog.jsonLinesName),
+                                                          partNumbers.first(for: TranscriptLog.captionsName)),
+                                          startMs: originMs,
                                           reportError: { [weak self] reason in self?.noteOutputError(.file(reason)) })
         }
         if formats.contains(.mix) || compositor != nil {
             do {
                 mixer = try RoomMixer(output: formats.contains(.mix)
-                                          ? TimelineWAVWriter(path: directory.filePath("mix.wav"), segmentSamples: segments?.lengthSamples) : nil,
-                                      blockSink: compositeMixSink)
+                                          ? TimelineWAVWriter(path: directory.filePath("mix.wav"), segmentSamples: segments?.lengthSamples,
+                                                              startSample: originMs * 48, firstPart: partNumbers.first(for: "mix.wav")) : nil,
+                                      blockSink: compositeMixSink, startSample: originMs * 48)
             } catch {
                 mixError = "\(error)"
                 noteOutputError(.file("mix.wav: \(error)"))
@@ -129,10 +165,10 @@ public final class RoomRecorder: @unchecked Sendable {
         }
         if formats.contains(.data) {
             do {
-                dataLog = try DataMessageLog(path: directory.filePath("data.jsonl"))
+                dataLog = try DataMessageLog(path: directory.filePath(dataFileName))
             } catch {
                 dataError = "\(error)"
-                noteOutputError(.file("data.jsonl: \(error)"))
+                noteOutputError(.file("\(dataFileName): \(error)"))
             }
         }
         do {
@@ -140,7 +176,10 @@ public final class RoomRecorder: @unchecked Sendable {
         } catch {
             throw .manifest(error.description)
         }
-        published.withLock { $0.emptySinceMs = 0 }
+        published.withLock {
+            $0.emptySinceMs = originMs
+            $0.mediaMs = originMs
+        }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler { [weak self] in self?.refreshManifest(force: false) }
@@ -257,7 +296,7 @@ public final class RoomRecorder: @unchecked Sendable {
         guard finalManifest == nil else { return }
         switch event {
         case .participantJoined(let id, let display, let at):
-            join(id: id, display: display, atMs: max(0, ms(at)))
+            join(id: id, display: display, atMs: max(originMs, ms(at)))
         case .trackAdded(let participantID, let kind, let codec):
             if present[participantID] == nil, knownNames[participantID] != nil { break }
             recording(for: participantID).trackAdded(kind: kind, codec: codec)
@@ -289,14 +328,14 @@ public final class RoomRecorder: @unchecked Sendable {
             }
             compositor?.leave(recording.name, atMs: max(recording.joinedMs, ms(at)))
             transcriber?.leave(recording.name)
-            if present.isEmpty { emptySinceMs = max(0, ms(at)) }
+            if present.isEmpty { emptySinceMs = max(originMs, ms(at)) }
             publishCounts()
         case .statistics(let participantID, let kind, let statistics):
             present[participantID]?.update(statistics, kind: kind)
         case .connectionState(let state, let at):
-            connectionChanged(state, atMs: max(0, ms(at)))
+            connectionChanged(state, atMs: max(originMs, ms(at)))
         case .iceSelectedPair(let pair, let at):
-            manifest.connection?.selectedPair = RecordingManifest.SelectedPair(pair, atMs: max(0, ms(at)))
+            manifest.connection?.selectedPair = RecordingManifest.SelectedPair(pair, atMs: max(originMs, ms(at)))
             manifest.connection?.pairsSelected += 1
         }
     }
@@ -340,10 +379,11 @@ public final class RoomRecorder: @unchecked Sendable {
             publishCounts()
             return back
         }
-        let name = names.allocate(display: display)
+        let name = takeEarlierName(id: id) ?? names.allocate(display: display)
         let recording = ParticipantRecording(
             id: id, display: display, name: name, joinedMs: joinedMs, directory: directory, formats: formats,
             segments: segments, wantKeyframe: { [weak self] id in self?.keyframeRequester?(id) },
+            originMs: originMs, parts: partNumbers,
             reportError: { [weak self] reason in self?.noteOutputError(.file(reason)) })
         recordings.append(recording)
         compositor?.join(name, display: display, atMs: joinedMs)
@@ -351,6 +391,12 @@ public final class RoomRecorder: @unchecked Sendable {
         knownNames[id] = name
         publishCounts()
         return recording
+    }
+
+    /// A continued recording's earlier participant with `id` is back: their name, once.
+    private func takeEarlierName(id: String) -> String? {
+        guard let index = earlierNames.firstIndex(where: { $0.ids.contains(id) }) else { return nil }
+        return earlierNames.remove(at: index).name
     }
 
     /// The participant's current recording; one that was never announced (nor seen before) joins
@@ -380,7 +426,7 @@ public final class RoomRecorder: @unchecked Sendable {
         } catch {
             dataError = "\(error)"
             try? dataLog.close()
-            noteOutputError(.file("data.jsonl: \(error)"))
+            noteOutputError(.file("\(dataFileName): \(error)"))
         }
     }
 
@@ -402,14 +448,14 @@ public final class RoomRecorder: @unchecked Sendable {
         }
     }
 
-    private func finish(endedAt: Date, stoppedBy: String?) -> RecordingManifest {
+    func finish(endedAt: Date, stoppedBy: String?) -> RecordingManifest {
         dispatchPrecondition(condition: .onQueue(queue))
         if let finalManifest { return finalManifest }
         timer?.cancel()
         timer = nil
         // Every WAV ends at the same sample: the recording's end. Media that ran past it (frames
         // in flight when the stop came) is cut, so the files last as long as the recording did.
-        let endSample = max(0, ms(endedAt)) * 48
+        let endSample = max(originMs, ms(endedAt)) * 48
         reconnects.close(atMs: endSample / 48)
         for recording in recordings { recording.finish(atSample: endSample) }
         if let mixer, mixError == nil {
@@ -420,7 +466,7 @@ public final class RoomRecorder: @unchecked Sendable {
         if let dataLog, dataError == nil {
             do { try dataLog.close() } catch {
                 dataError = "\(error)"
-                noteOutputError(.file("data.jsonl: \(error)"))
+                noteOutputError(.file("\(dataFileName): \(error)"))
             }
         }
         manifest.endedAt = endedAt

@@ -7,12 +7,16 @@ public enum RoomRecorderError: Error, Equatable, Sendable, CustomStringConvertib
     case manifest(String)
     /// A media or data file failed mid-recording (disk full); the others went on.
     case file(String)
+    /// The directory's recording cannot be continued (``RecordingContinuation``), or another
+    /// recorder is writing it; nothing in it was touched.
+    case continuation(RecordingContinuationError)
 
     public var description: String {
         switch self {
         case .directory(let reason): "cannot create recording directory: \(reason)"
         case .manifest(let reason): "cannot write manifest.json: \(reason)"
         case .file(let reason): "recording file failed: \(reason)"
+        case .continuation(let error): error.description
         }
     }
 }

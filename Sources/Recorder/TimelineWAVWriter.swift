@@ -31,6 +31,12 @@ import Foundation
 /// Positions stay the recording's: callers never see the cut. A part begins when a sample is
 /// written at its start, so a recording ending on a boundary has no empty part after it.
 ///
+/// **A later start** (a recording continued in its directory, ``RecordingContinuation``): with
+/// ``startSample`` the first file's sample 0 is that position on the timeline instead of t=0,
+/// and with `firstPart` the files are that part and on (`<name>.part3.wav`, ...). Segment cuts
+/// stay on the timeline's grid (multiples of the segment length from t=0), so the first part
+/// runs to the next one.
+///
 /// Not thread-safe: one writer thread owns it.
 public final class TimelineWAVWriter {
     public static let sampleRate = 48_000
@@ -38,8 +44,11 @@ public final class TimelineWAVWriter {
     /// timestamp cannot overflow.
     public static let validPositions: ClosedRange<Int64> = -(1 << 40)...(1 << 40)
 
+    /// The first file's path.
     public let path: String
     public let channels: Int
+    /// Where the first file's sample 0 lies on the timeline: 0, or a continued run's start.
+    public let startSample: Int64
     /// The longest gap (in samples) filled with the caller's concealment; longer gaps are silence,
     /// as PLC past ~120 ms only fades out anyway.
     public var maxConcealedGap: Int64 = 5760
@@ -66,28 +75,47 @@ public final class TimelineWAVWriter {
 
     private var writer: SoundFileWriter
     private var finished = false
+    /// The name parts are made from (`<name>.wav`), and the first file's part number.
+    private let basePath: String
+    private let firstPart: Int
 
-    /// Creates (or truncates) the WAV file at `path`.
+    /// Creates (or truncates) the WAV file at `path` (part `firstPart` of that name: `path`
+    /// itself for part 1).
     ///
-    /// - Parameter segmentSamples: cut into parts of this many samples (above 0); nil: one file.
-    public convenience init(path: String, channels: Int = 1, segmentSamples: Int64? = nil) throws(SoundFileError) {
+    /// - Parameters:
+    ///   - segmentSamples: cut into parts of this many samples (above 0); nil: one file.
+    ///   - startSample: the timeline position of the file's first sample (0: t=0).
+    ///   - firstPart: the part number of the first file, 1 or more.
+    public convenience init(path: String, channels: Int = 1, segmentSamples: Int64? = nil, startSample: Int64 = 0,
+                            firstPart: Int = 1) throws(SoundFileError) {
         guard channels == 1 || channels == 2 else { throw .invalidArgument("channels must be 1 or 2, got \(channels)") }
         if let segmentSamples, segmentSamples <= 0 { throw .invalidArgument("segments must be above 0 samples, got \(segmentSamples)") }
-        try self.init(writer: SoundFileWriter(path: path, sampleRate: Self.sampleRate, channels: channels, format: .wav),
-                      segmentSamples: segmentSamples)
+        guard firstPart >= 1 else { throw .invalidArgument("part numbers start at 1, got \(firstPart)") }
+        let first = RecordingSegments.partPath(path, number: firstPart)
+        try self.init(writer: SoundFileWriter(path: first, sampleRate: Self.sampleRate, channels: channels, format: .wav),
+                      segmentSamples: segmentSamples, startSample: startSample, basePath: path, firstPart: firstPart)
     }
 
-    /// Wraps an empty 48 kHz writer; parts after it (with `segmentSamples`) are made beside it.
-    public init(writer: SoundFileWriter, segmentSamples: Int64? = nil) throws(SoundFileError) {
+    /// Wraps an empty 48 kHz writer; parts after it (with `segmentSamples`) are made beside it,
+    /// named from `basePath` (default: the writer's path) and numbered on from `firstPart`.
+    public init(writer: SoundFileWriter, segmentSamples: Int64? = nil, startSample: Int64 = 0, basePath: String? = nil,
+                firstPart: Int = 1) throws(SoundFileError) {
         guard writer.sampleRate == Self.sampleRate else {
             throw .invalidArgument("timeline WAVs are \(Self.sampleRate) Hz, writer is \(writer.sampleRate) Hz")
         }
         guard writer.framesWritten == 0 else { throw .invalidArgument("writer already holds audio") }
+        guard startSample >= 0, startSample <= Self.validPositions.upperBound else {
+            throw .invalidArgument("start \(startSample) is beyond any recording")
+        }
         self.writer = writer
         path = writer.path
         channels = writer.channels
         self.segmentSamples = segmentSamples.flatMap { $0 > 0 ? $0 : nil }
-        parts = [(writer.path, 0)]
+        self.startSample = startSample
+        self.basePath = basePath ?? writer.path
+        self.firstPart = max(1, firstPart)
+        position = startSample
+        parts = [(writer.path, startSample)]
     }
 
     deinit {
@@ -219,15 +247,16 @@ public final class TimelineWAVWriter {
     /// position is on one.
     private func room(for frames: Int64) throws(SoundFileError) -> Int64 {
         guard let segmentSamples, frames > 0 else { return frames }
-        let partStart = parts[parts.count - 1].startSample
-        if position >= partStart + segmentSamples {
+        // The open part ends at the grid's next cut (a continued run's first part starts off it).
+        let partEnd = (parts[parts.count - 1].startSample / segmentSamples + 1) * segmentSamples
+        if position >= partEnd {
             try writer.close()
-            let nextPath = RecordingSegments.partPath(path, number: parts.count + 1)
+            let nextPath = RecordingSegments.partPath(basePath, number: firstPart + parts.count)
             writer = try SoundFileWriter(path: nextPath, sampleRate: Self.sampleRate, channels: channels, format: .wav)
             parts.append((nextPath, position))
             return min(frames, segmentSamples)
         }
-        return min(frames, partStart + segmentSamples - position)
+        return min(frames, partEnd - position)
     }
 
     /// Shortens the timeline to `end`: parts that start at or after it go (a recording ending

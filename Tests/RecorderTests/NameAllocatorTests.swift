@@ -26,4 +26,15 @@ import Testing
         #expect(names.allocate(display: "mix") == "mix-2")  // mix.wav is the room mix
         #expect(names.allocate(display: "alice") == "alice")
     }
+
+    /// A continued recording reserves the earlier run's names: a newcomer of the same display
+    /// name never takes over the earlier person's files.
+    @Test func reservedNamesAreNeverGiven() {
+        var names = NameAllocator()
+        names.reserve("Bob")
+        names.reserve("Ann-2")
+        #expect(names.allocate(display: "bob") == "bob-2")
+        #expect(names.allocate(display: "Ann") == "Ann")
+        #expect(names.allocate(display: "Ann") == "Ann-3")
+    }
 }

@@ -28,10 +28,28 @@ package struct RecordingRequest: Sendable {
     /// The recording's t=0.
     package let startedAt: Date
     /// What may already be in ``directory``: the daemon makes a new one; `agentd record` refuses
-    /// to write over a recording unless `--overwrite`.
-    package let existing: RecordingDirectory.Existing
+    /// to write over a recording unless `--overwrite`. ``RecordingDirectory/Existing/continueRecording``
+    /// (`--continue`, the API's `continue`, a worker running a reclaimed job) continues the
+    /// recording in it as its next part (``RecordingContinuation``), or starts one where there is
+    /// none. Setting it gives the request a fresh ``prepareOutput()``:
+    ///
+    ///     var request = try RecordingJobBody.request(body, settings: settings)
+    ///     request.existing = .continueRecording
+    ///     try request.prepareOutput()      // refuses (cannotContinue) a directory it cannot continue
+    package var existing: RecordingDirectory.Existing {
+        didSet { output = OutputClaim() }
+    }
     /// What ``prepareOutput()`` created; shared by every copy of the request.
-    private let output = OutputClaim()
+    private var output = OutputClaim()
+
+    /// Whether the recording continues one in its directory (``existing`` is `continueRecording`).
+    package var continues: Bool { existing == .continueRecording }
+
+    /// Asked before each manifest and report write: a distributed job's lease (nil: always yes).
+    package var writeGate: (@Sendable () -> Bool)?
+    /// `duration` and `max_duration` count from the recording's t=0 (an earlier run's, when this
+    /// one continues it) instead of this run's start: a worker taking a job over keeps its end.
+    package var durationFromRecordingStart = false
 
     package static let defaultDisplay = "agentd-recorder"
 
@@ -65,18 +83,32 @@ package struct RecordingRequest: Sendable {
     }
 
     /// Creates the directory under the ``existing`` rule and probes it with a write, once per
-    /// request: later calls (the job's own, after the CLI's or the API's) do nothing.
+    /// request: later calls (the job's own, after the CLI's or the API's) do nothing. To continue
+    /// a recording, the directory is first checked, reading only (another room's manifest, one
+    /// that does not read, files without a manifest): such a directory is refused untouched with
+    /// ``RecordingDirectoryError/cannotContinue(_:)``.
     package func prepareOutput() throws(RecordingDirectoryError) {
-        let (directory, existing) = (self.directory, self.existing)
-        try output.claim { () throws(RecordingDirectoryError) in try directory.prepare(existing: existing) }
+        let (directory, existing, room, startedAt) = (self.directory, self.existing, self.room, self.startedAt)
+        try output.claim { () throws(RecordingDirectoryError) in
+            if existing == .continueRecording {
+                do throws(RecordingContinuationError) {
+                    _ = try RecordingContinuation.load(directory: directory, room: room, startingAt: startedAt)
+                } catch {
+                    throw .cannotContinue(error)
+                }
+            }
+            return try directory.prepare(existing: existing)
+        }
     }
 
     /// After a failed join: the recording's files that hold nothing (the manifest, empty media
     /// files) go away, and so do the directories ``prepareOutput()`` created, so a refused or
     /// unreachable room leaves no litter. Files that are not a recording's, and directories that
-    /// were there before, are never touched.
+    /// were there before, are never touched; nor is a directory a continued recording found
+    /// (its earlier run's files are not this run's to remove: ``RoomRecorder/abandon(endedAt:)``
+    /// undoes what the run wrote there).
     package func removeUnusedOutput() {
-        guard let created = output.created else { return }
+        guard let created = output.created, !(continues && created.isEmpty) else { return }
         let manager = FileManager.default
         let ours = ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).filter(RecordingDirectory.isRecordingFile)
         let unused = ours.allSatisfy { name in

@@ -7,10 +7,13 @@ import Recorder
 package enum RecordingJobBody {
     package static let keys: Set<String> = [
         "server", "room", "token", "pin", "display", "formats", "duration", "out", "create", "max_duration", "max_bytes", "idle_timeout",
-        "segment", "notice", "composite",
+        "segment", "notice", "composite", "continue",
     ]
 
-    package static func request(_ body: JSONValue, settings: ServeSettings, startedAt: Date = Date()) throws(APIError) -> RecordingRequest {
+    /// - Parameter existing: what may be in the directory: nothing (`refuse`, an API request's
+    ///   409 at once), or what a worker continuing a job's recording finds there.
+    package static func request(_ body: JSONValue, settings: ServeSettings, startedAt: Date = Date(),
+                                existing: RecordingDirectory.Existing = .refuse) throws(APIError) -> RecordingRequest {
         guard let object = body.objectValue else { throw .badRequest("the body must be a JSON object") }
         let unknown = object.keys.filter { !keys.contains($0) }.sorted()
         guard unknown.isEmpty else {
@@ -27,7 +30,10 @@ package enum RecordingJobBody {
         let segments = try self.segments(object["segment"])
         let notice = try self.notice(object["notice"])
         let create = try self.create(object["create"]) ?? false
-        let directory = try self.directory(try string(object, "out"), room: room, root: settings.outputRoot, startedAt: startedAt)
+        // `"continue": true` asks for what a worker's reclaimed job gets.
+        let continues = try self.continues(object["continue"], out: object["out"])
+        let directory = try self.directory(try string(object, "out"), room: room, root: settings.outputRoot, startedAt: startedAt,
+                                           mustBeNew: existing == .refuse && !continues)
         let display = try self.display(object) ?? RecordingRequest.defaultDisplay
         let formats = try self.formats(object["formats"])
         if object["composite"].map({ $0 != .null }) == true, !formats.contains(.composite) {
@@ -36,7 +42,8 @@ package enum RecordingJobBody {
         return RecordingRequest(
             server: server.absoluteString, room: room, display: display,
             credentials: RoomCredentials(token: try string(object, "token"), pin: try string(object, "pin")), create: create, duration: duration,
-            limits: limits, segments: segments, notice: notice, formats: formats, directory: directory, existing: .refuse, startedAt: startedAt,
+            limits: limits, segments: segments, notice: notice, formats: formats, directory: directory,
+            existing: continues ? .continueRecording : existing, startedAt: startedAt,
             composite: try composite(object["composite"]))
     }
 
@@ -46,6 +53,18 @@ package enum RecordingJobBody {
         case nil, .null?: return nil
         case .bool(let value)?: return value
         default: throw .badRequest("create must be true or false")
+        }
+    }
+
+    /// `continue`: true continues the recording in `out` (which it needs) as its next part, or
+    /// starts one there when there is none (``RecordingDirectory/Existing/continueRecording``).
+    package static func continues(_ value: JSONValue?, out: JSONValue?) throws(APIError) -> Bool {
+        switch value {
+        case nil, .null?, .bool(false)?: return false
+        case .bool(true)?:
+            guard let out, out != .null else { throw .badRequest("continue needs out: the directory of the recording to continue") }
+            return true
+        default: throw .badRequest("continue must be true or false")
         }
     }
 
@@ -151,7 +170,7 @@ package enum RecordingJobBody {
     /// `<room>-<UTC stamp>` gets `-2`, `-3`, … when a recording of the room started in the same
     /// second. The job claims the directory atomically when it is prepared
     /// (``RecordingDirectory/Existing/refuse``); the check here only answers early.
-    package static func directory(_ out: String?, room: String, root: String, startedAt: Date) throws(APIError) -> RecordingDirectory {
+    package static func directory(_ out: String?, room: String, root: String, startedAt: Date, mustBeNew: Bool = true) throws(APIError) -> RecordingDirectory {
         let manager = FileManager.default
         guard let out else {
             let first = RecordingDirectory(room: room, startedAt: startedAt, base: root)
@@ -168,7 +187,7 @@ package enum RecordingJobBody {
             throw .badRequest("out must be a relative directory under the output root, without . or ..")
         }
         let directory = RecordingDirectory(path: (root.hasSuffix("/") ? root : root + "/") + parts.joined(separator: "/"))
-        if manager.fileExists(atPath: directory.path) {
+        if mustBeNew, manager.fileExists(atPath: directory.path) {
             let error: RecordingDirectoryError = directory.recordingFile().map { .holdsRecording(path: directory.path, file: $0) }
                 ?? .alreadyExists(path: directory.path)
             throw outputError(error, out: out)
@@ -185,6 +204,8 @@ package enum RecordingJobBody {
             return APIError(status: 409, message: "\(name) already exists under the output root; a recording needs a new directory (choose another out)")
         case .holdsRecording(_, let file):
             return APIError(status: 409, message: "\(name) already holds a recording (\(file)) under the output root (choose another out)")
+        case .cannotContinue(let reason):
+            return APIError(status: 409, message: "\(name) cannot be continued: \(reason)")
         case .notWritable:
             return APIError(status: 500, message: "cannot write the recording under the output root: \(error)")
         }

@@ -18,6 +18,9 @@
 /// keyframe there, so the cut is on the boundary's frame. Audio packets go to the part open when
 /// they are written: by the interleaving above, those before the cut are already in the earlier
 /// part. Each part's timestamps count from its own start, so it plays on its own.
+///
+/// **A later start** (a continued recording, ``RecordingContinuation``): the first part starts
+/// at `startMs` on the timeline and is part `firstPart` (`room.part3.webm`); later parts number on.
 final class CompositeMuxer {
     struct Packet {
         var ms: Int64
@@ -40,6 +43,8 @@ final class CompositeMuxer {
     private let segments: RecordingSegments?
     /// Makes the writer of part N (2, 3, ...) with the same tracks.
     private let openPart: ((Int) throws -> WebMWriter)?
+    /// The first part's number: 1 (room.webm), or above a continued recording's earlier parts.
+    let firstPart: Int
     /// Parts closed so far, in order.
     private(set) var finishedParts: [Part] = []
     private(set) var partStartMs: Int64 = 0
@@ -56,8 +61,11 @@ final class CompositeMuxer {
     private(set) var audioPacketsWritten: Int64 = 0
 
     init(writer: WebMWriter, videoTrack: UInt8, audioTrack: UInt8, maximumSkewMs: Int64 = 5000, holdBackMs: Int64 = 1000,
-         segments: RecordingSegments? = nil, openPart: ((Int) throws -> WebMWriter)? = nil) {
+         segments: RecordingSegments? = nil, openPart: ((Int) throws -> WebMWriter)? = nil, startMs: Int64 = 0, firstPart: Int = 1) {
         self.holdBackMs = max(0, holdBackMs)
+        self.firstPart = max(1, firstPart)
+        partStartMs = startMs
+        partSegment = (openPart == nil ? nil : segments)?.index(ofMs: startMs) ?? 0
         self.writer = writer
         self.segments = openPart == nil ? nil : segments
         self.openPart = openPart
@@ -67,7 +75,7 @@ final class CompositeMuxer {
     }
 
     /// The part being written (1: room.webm).
-    var partNumber: Int { finishedParts.count + 1 }
+    var partNumber: Int { firstPart + finishedParts.count }
     /// The open part's duration.
     var durationMs: Int64 { writer.durationMs }
 
@@ -109,7 +117,7 @@ final class CompositeMuxer {
         audioDoneMs = .max
         try drain()
         try writer.close()
-        if partNumber > 1, partStartMs >= endMs {
+        if !finishedParts.isEmpty, partStartMs >= endMs {
             discard(partNumber)
             discardedOpenPart = true
         }

@@ -68,12 +68,20 @@ final class Compositor {
     /// - Parameters:
     ///   - segments: cut the file into parts (`--segment`); `openPartSink` makes the sink of part
     ///     N (2, 3, ...). Without a sink maker the file is not cut.
+    ///   - startMs: where the composite starts on the timeline (a continued recording's start,
+    ///     ``RecordingContinuation``); its first frame is the grid's first at or after it.
+    ///   - firstPart: the first file's part number (`sink`'s).
     init(sink: ByteSink, settings: CompositeSettings, maximumWaitMs: Int64 = 1000, staleAfterMs: Int64 = 2000,
-         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil, discardPart: @escaping (Int) -> Void = { _ in }) throws {
+         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil, discardPart: @escaping (Int) -> Void = { _ in },
+         startMs: Int64 = 0, firstPart: Int = 1) throws {
         self.discardPart = discardPart
         self.settings = settings
         self.segments = openPartSink == nil ? nil : segments
         grid = FrameGrid(framesPerSecond: settings.framesPerSecond)
+        let start = max(0, startMs)
+        nextFrame = grid.firstFrame(atOrAfter: start)
+        furthestMs = start
+        audioStart = start * 48
         self.maximumWaitMs = maximumWaitMs
         self.staleAfterMs = staleAfterMs
         canvas = try I420Frame(width: settings.width, height: settings.height)
@@ -86,7 +94,8 @@ final class Compositor {
         ]
         let writer = try WebMWriter(sink: sink, tracks: tracks)
         muxer = CompositeMuxer(writer: writer, videoTrack: 1, audioTrack: 2, segments: segments,
-                               openPart: openPartSink.map { open in { number in try WebMWriter(sink: open(number), tracks: tracks) } })
+                               openPart: openPartSink.map { open in { number in try WebMWriter(sink: open(number), tracks: tracks) } },
+                               startMs: start, firstPart: firstPart)
     }
 
     /// Every part so far, the open one last.

@@ -45,42 +45,47 @@ public final class RoomCompositor: @unchecked Sendable {
     private let queue: DispatchQueue
     private let waiting = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
-    private let status = Mutex(Status())
+    private let status: Mutex<Status>
     private let reportError: @Sendable (String) -> Void
     private var compositor: Compositor?
     private var failed = false
 
     /// Creates `room.webm` at `path`, and with `segments` its parts beside it (`room.part2.webm`,
     /// ...). A file that cannot be created is an error in the manifest entry (and
-    /// `reportError`), not a thrown one: the rest of the recording goes on.
+    /// `reportError`), not a thrown one: the rest of the recording goes on. A continued recording
+    /// (``RecordingContinuation``) starts at `startMs` in part `firstPart` (`room.part2.webm`).
     public convenience init(path: String, settings: CompositeSettings, segments: RecordingSegments? = nil,
-                            queueCapacity: Int = defaultQueueCapacity, reportError: @escaping @Sendable (String) -> Void = { _ in }) {
+                            queueCapacity: Int = defaultQueueCapacity, startMs: Int64 = 0, firstPart: Int = 1,
+                            reportError: @escaping @Sendable (String) -> Void = { _ in }) {
         let sink: ByteSink?
         var failure: String?
         do {
-            sink = try FileByteSink(path: path)
+            sink = try FileByteSink(path: RecordingSegments.partPath(path, number: firstPart))
         } catch {
             sink = nil
             failure = "\(error)"
         }
         self.init(sink: sink, settings: settings, queueCapacity: queueCapacity, failure: failure, reportError: reportError,
                   segments: segments, openPartSink: { number in try FileByteSink(path: RecordingSegments.partPath(path, number: number)) },
-                  discardPart: { number in unlink(RecordingSegments.partPath(path, number: number)) })
+                  discardPart: { number in unlink(RecordingSegments.partPath(path, number: number)) },
+                  startMs: startMs, firstPart: firstPart)
     }
 
     /// The same over any sink (tests write to memory).
     init(sink: ByteSink?, settings: CompositeSettings, queueCapacity: Int = defaultQueueCapacity, failure: String? = nil,
          reportError: @escaping @Sendable (String) -> Void = { _ in },
-         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil, discardPart: @escaping (Int) -> Void = { _ in }) {
+         segments: RecordingSegments? = nil, openPartSink: ((Int) throws -> ByteSink)? = nil, discardPart: @escaping (Int) -> Void = { _ in },
+         startMs: Int64 = 0, firstPart: Int = 1) {
         self.settings = settings
         self.queueCapacity = max(1, queueCapacity)
         self.reportError = reportError
         queue = DispatchQueue(label: "agentd.composite", qos: .utility)
+        status = Mutex(Status(parts: [CompositeMuxer.Part(number: max(1, firstPart), startMs: max(0, startMs), durationMs: 0)]))
         var failure = failure
         if let sink, failure == nil {
             do {
                 compositor = try Compositor(sink: sink, settings: settings, segments: segments, openPartSink: openPartSink,
-                                            discardPart: discardPart)
+                                            discardPart: discardPart, startMs: startMs, firstPart: firstPart)
             } catch {
                 failure = "\(error)"
             }

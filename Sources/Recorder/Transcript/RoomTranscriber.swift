@@ -40,18 +40,26 @@ public final class RoomTranscriber: @unchecked Sendable {
     private var failed: Set<String> = []
     private var log: TranscriptLog?
     private var finished = false
+    /// transcript.jsonl and captions.vtt, or a continued recording's part of them.
+    public let fileNames: [String]
+    /// Where the files' span starts on the timeline: 0, or a continued recording's start.
+    private let startMs: Int64
 
     /// Creates transcript.jsonl in `directory`; a file that cannot be created is an error in the
-    /// manifest entry (and `reportError`), not a thrown one.
+    /// manifest entry (and `reportError`), not a thrown one. A continued recording
+    /// (``RecordingContinuation``) writes part `partNumber` of the files, from `startMs`.
     public init(directory: String, queueCapacity: Int = defaultQueueCapacity, recognizer: @escaping SpeechRecognizerFactory = PocketSphinxRecognizer.factory,
-                reportError: @escaping @Sendable (String) -> Void = { _ in }) {
+                partNumber: Int = 1, startMs: Int64 = 0, reportError: @escaping @Sendable (String) -> Void = { _ in }) {
         self.queueCapacity = max(1, queueCapacity)
         makeRecognizer = recognizer
         self.reportError = reportError
+        self.startMs = startMs
+        let names = TranscriptLog.fileNames(partNumber: partNumber)
+        fileNames = [names.jsonLines, names.captions]
         do {
-            log = try TranscriptLog(directory: directory)
+            log = try TranscriptLog(directory: directory, partNumber: partNumber)
         } catch {
-            note("\(TranscriptLog.jsonLinesName): \(error)")
+            note("\(names.jsonLines): \(error)")
         }
     }
 
@@ -87,7 +95,7 @@ public final class RoomTranscriber: @unchecked Sendable {
             do {
                 try log?.finish()
             } catch {
-                note("\(TranscriptLog.captionsName): \(error)")
+                note("\(fileNames.last ?? TranscriptLog.captionsName): \(error)")
             }
         }
     }
@@ -100,8 +108,8 @@ public final class RoomTranscriber: @unchecked Sendable {
     /// transcript.jsonl's and captions.vtt's manifest entries.
     public func manifestFiles(bytes: (String) -> Int64?) -> [RecordingManifest.File] {
         let snapshot = status.withLock { $0 }
-        return [TranscriptLog.jsonLinesName, TranscriptLog.captionsName].map { path in
-            var file = RecordingManifest.File(path: path, format: RecordingFormats.Format.transcript.rawValue, startMs: 0, bytes: bytes(path))
+        return fileNames.map { path in
+            var file = RecordingManifest.File(path: path, format: RecordingFormats.Format.transcript.rawValue, startMs: startMs, bytes: bytes(path))
             file.error = snapshot.error
             file.utterances = snapshot.utterances
             file.blocksDropped = blocksDropped
@@ -144,7 +152,7 @@ public final class RoomTranscriber: @unchecked Sendable {
                 try log?.append(utterance)
                 status.withLock { $0.utterances += 1 }
             } catch {
-                note("\(TranscriptLog.jsonLinesName): \(error)")
+                note("\(fileNames.first ?? TranscriptLog.jsonLinesName): \(error)")
                 return
             }
         }

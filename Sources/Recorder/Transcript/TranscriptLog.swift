@@ -7,7 +7,9 @@ import Foundation
 /// Utterances come as each participant's recognizer finishes them, so not in timeline order
 /// across participants. Each is appended to transcript.jsonl at once, one whole line per write
 /// (a killed recorder keeps every finished utterance); ``finish()`` then rewrites the file in
-/// start-time order and writes captions.vtt, each atomically (``AtomicFile``).
+/// start-time order and writes captions.vtt, each atomically (``AtomicFile``). A recording
+/// continued in its directory (``RecordingContinuation``) writes its own part of both
+/// (`transcript.part2.jsonl`, `captions.part2.vtt`), times on the recording's timeline.
 ///
 /// Not thread-safe: one queue owns it.
 public final class TranscriptLog {
@@ -15,14 +17,25 @@ public final class TranscriptLog {
     public static let captionsName = "captions.vtt"
 
     private let directory: String
+    /// This log's file names: ``jsonLinesName`` and ``captionsName``, or their part `N`.
+    public let jsonLinesFileName: String
+    public let captionsFileName: String
     private let sink: FileByteSink
     private(set) var utterances: [TranscriptUtterance] = []
     private var finished = false
 
-    /// Creates (or truncates) transcript.jsonl in `directory`.
-    public init(directory: String) throws {
+    /// Creates (or truncates) transcript.jsonl in `directory` (its part `partNumber`).
+    public init(directory: String, partNumber: Int = 1) throws {
         self.directory = directory
-        sink = try FileByteSink(path: (directory as NSString).appendingPathComponent(Self.jsonLinesName))
+        let names = Self.fileNames(partNumber: partNumber)
+        jsonLinesFileName = names.jsonLines
+        captionsFileName = names.captions
+        sink = try FileByteSink(path: (directory as NSString).appendingPathComponent(jsonLinesFileName))
+    }
+
+    /// transcript.jsonl's and captions.vtt's names in part `partNumber`.
+    public static func fileNames(partNumber: Int) -> (jsonLines: String, captions: String) {
+        (RecordingSegments.partPath(jsonLinesName, number: partNumber), RecordingSegments.partPath(captionsName, number: partNumber))
     }
 
     public func append(_ utterance: TranscriptUtterance) throws {
@@ -39,8 +52,8 @@ public final class TranscriptLog {
         try? sink.close()
         let ordered = utterances.enumerated().sorted { ($0.element.startMs, $0.offset) < ($1.element.startMs, $1.offset) }.map(\.element)
         let lines = ordered.map { Self.line($0) + "\n" }.joined()
-        try AtomicFile.replace((directory as NSString).appendingPathComponent(Self.jsonLinesName), with: Array(lines.utf8))
-        try AtomicFile.replace((directory as NSString).appendingPathComponent(Self.captionsName),
+        try AtomicFile.replace((directory as NSString).appendingPathComponent(jsonLinesFileName), with: Array(lines.utf8))
+        try AtomicFile.replace((directory as NSString).appendingPathComponent(captionsFileName),
                                with: Array(WebVTTDocument.render(ordered).utf8))
     }
 

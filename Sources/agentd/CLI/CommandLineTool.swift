@@ -6,7 +6,7 @@ struct CommandLineTool: Sendable {
     static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        RecordCommand.self, PlayCommand.self, BotCommand.self, ServeCommand.self, TokenCommand.self,
+        RecordCommand.self, PlayCommand.self, BotCommand.self, ServeCommand.self, WorkerCommand.self, TokenCommand.self,
         ParticipantsCommand.self, ReportCommand.self,
     ]
 

@@ -10,6 +10,8 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case repeatedOption(String)
     /// Two options that mean different things together (`--whip` with `--server`).
     case conflicting(option: String, with: String, why: String)
+    /// An option that means nothing without another (`--continue` without `--out`).
+    case needs(option: String, other: String, why: String)
 
     var description: String { message }
 
@@ -24,6 +26,7 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingPositional(let name): "missing \(name)"
         case .repeatedOption(let name): "--\(name) given more than once"
         case .conflicting(let option, let other, let why): "--\(option) cannot be combined with --\(other) (\(why))"
+        case .needs(let option, let other, let why): "--\(option) needs --\(other) (\(why))"
         }
     }
 }

@@ -13,6 +13,7 @@ enum RecordCommand: Command {
             .value("out", "DIR", "Recording directory. Default: ./recordings/<room>-<UTC yyyyMMdd'T'HHmmss'Z'>/. "
                 + "One that already holds a recording (manifest.json, media files, data.jsonl) is refused (exit 5)."),
             .flag("overwrite", "Record into an --out that holds a recording: its files of the same names are replaced."),
+            RecordPlan.continueOption,
             SharedOptions.duration,
         ] + RecordPlan.limitOptions + [
             RecordPlan.segmentOption,

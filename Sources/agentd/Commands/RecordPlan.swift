@@ -33,14 +33,34 @@ struct RecordPlan: Sendable {
         if let out, out.isEmpty {
             throw UsageError.invalidValue(option: "out", value: out, expected: "a directory (it is empty)")
         }
+        let existing = try Self.existing(arguments, out: out)
         recording = RecordingRequest(
             server: url.absoluteString, room: room, display: try arguments.displayName() ?? RecordingRequest.defaultDisplay,
             credentials: RoomCredentials(token: arguments.value("token"), pin: arguments.value("pin")), create: arguments.has("create"),
             duration: duration, limits: limits, segments: segments, notice: notice, formats: formats,
             directory: out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt),
-            existing: arguments.has("overwrite") ? .overwrite : .refuseRecording, startedAt: startedAt, composite: composite)
+            existing: existing, startedAt: startedAt, composite: composite)
         json = arguments.has("json")
         self.arguments = arguments
+    }
+
+    static let continueOption = OptionSpec.flag(
+        "continue",
+        "Continue the recording in --out (needed) as its next part, when its recorder died (kill -9, a lost worker): "
+            + "t=0 stays its started_at, every file is a new part (<name>.part2.webm, <name>.part2.wav from this run's start, "
+            + "mix.part2.wav, data.part2.jsonl, ...), someone back with the same Janus id keeps their name and entry, and "
+            + "manifest.json (one, merged) lists the gap with reason \"continued\". A missing or empty --out starts a new "
+            + "recording. Another room's manifest, one that cannot be read, or files without a manifest are refused "
+            + "untouched (exit 5). One agentd at a time per directory.")
+
+    /// `--overwrite`, `--continue` or neither: what may be in `--out`.
+    static func existing(_ arguments: ParsedArguments, out: String?) throws -> RecordingDirectory.Existing {
+        guard arguments.has("continue") else { return arguments.has("overwrite") ? .overwrite : .refuseRecording }
+        guard out != nil else { throw UsageError.needs(option: "continue", other: "out", why: "it names the recording to continue") }
+        if arguments.has("overwrite") {
+            throw UsageError.conflicting(option: "continue", with: "overwrite", why: "continuing never replaces a file")
+        }
+        return .continueRecording
     }
 
     /// `--max-duration`, `--max-bytes`, `--idle-timeout` (``RecordingLimits``).

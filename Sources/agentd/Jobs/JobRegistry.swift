@@ -11,11 +11,14 @@ actor JobRegistry {
         case full(limit: Int)
         /// The daemon is shutting down (503).
         case shuttingDown
+        /// The id names a job of another kind (409).
+        case idTaken(id: String, kind: JobKind)
 
         var description: String {
             switch self {
             case .full(let limit): "\(limit) job(s) are running, as many as max_jobs allows; stop one or try later"
             case .shuttingDown: "the daemon is shutting down and takes no new jobs"
+            case .idTaken(let id, let kind): "job \(id) exists already, as a \(kind.rawValue) job"
             }
         }
     }
@@ -38,12 +41,17 @@ actor JobRegistry {
 
     var isAccepting: Bool { accepting }
 
-    /// Starts `work` as a new job and returns it as JSON.
-    func submit(kind: JobKind, work: any JobWork) throws(Rejection) -> JSONValue {
+    /// Starts `work` as a new job and returns it as JSON; with the `id` of a job it knows, starts
+    /// nothing and returns that job (`created` false): a client's retry makes no second job.
+    func submit(kind: JobKind, work: any JobWork, id: String? = nil) throws(Rejection) -> (job: JSONValue, created: Bool) {
+        if let id, let existing = jobs[id] {
+            guard existing.kind == kind else { throw .idTaken(id: id, kind: existing.kind) }
+            return (existing.json, false)
+        }
         guard accepting else { throw .shuttingDown }
         let active = jobs.values.filter(\.isActive).count
         guard active < limit else { throw .full(limit: limit) }
-        let id = Self.newID()
+        let id = id ?? JobSubmission.newID()
         let record = JobRecord(id: id, kind: kind, createdAt: Date(), work: work)
         jobs[id] = record
         order.append(id)
@@ -59,7 +67,7 @@ actor JobRegistry {
             }
             self.finished(id, ending)
         }
-        return record.json
+        return (record.json, true)
     }
 
     private func finished(_ id: String, _ ending: Result<[String: JSONValue], Error>) {
@@ -128,9 +136,5 @@ actor JobRegistry {
             if record.isActive { snapshot.add(active: progress) }
         }
         return snapshot
-    }
-
-    private static func newID() -> String {
-        String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16))
     }
 }

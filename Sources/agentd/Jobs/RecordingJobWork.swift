@@ -1,4 +1,5 @@
 import Agent
+import AgentdCore
 
 /// A recording as a daemon job: a ``RoomRecordingJob`` whose stop comes from the job's
 /// ``StopRequest`` and whose failures (refused, unreachable, output, connection given up) end
@@ -29,8 +30,11 @@ struct RecordingJobWork: JobWork {
             received: job.totals.counters, writerDrops: recorder.eventsDropped, events: job.eventCounts)
     }
 
-    var details: [String: JSONValue] {
-        let request = job.request
+    var details: [String: JSONValue] { Self.details(job.request) }
+
+    /// What a job shows of its request (never a secret): also what an API node stores with a
+    /// queued job, before any worker made it.
+    static func details(_ request: RecordingRequest) -> [String: JSONValue] {
         var details: [String: JSONValue] = [
             "out": .string(request.directory.path), "room": .string(request.room), "server": .string(request.displayServer),
             "display": .string(request.display), "formats": .array(request.formats.names.map { .string($0) }),

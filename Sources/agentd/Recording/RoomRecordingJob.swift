@@ -93,7 +93,10 @@ final class RoomRecordingJob: Sendable {
     /// Records until the end and finalizes every file.
     /// - Throws: before recording only: ``CommandFailure`` with exit 5 when the directory cannot be
     ///   written, and Janus's refusal (3) or unreachability (4) when the join fails; a directory
-    ///   the failed join created is removed again.
+    ///   the failed join created is removed again, and a continued recording's directory is put
+    ///   back as the earlier run left it (``RoomRecorder/abandon(endedAt:)``). A continued
+    ///   recording (``RecordingRequest/existing``) has the earlier run's t=0; `duration` and
+    ///   `max_duration` count from this run's start.
     func run() async throws(CommandFailure) -> RecordingOutcome {
         phaseState.withLock { $0 = .joining }
         try request.checkOutput()
@@ -102,7 +105,8 @@ final class RoomRecordingJob: Sendable {
         do {
             recorder = try RoomRecorder(
                 directory: request.directory, room: request.room, server: request.displayServer, formats: request.formats,
-                ice: join.ice, startedAt: request.startedAt, segments: request.segments, composite: request.composite)
+                ice: join.ice, startedAt: request.startedAt, segments: request.segments, composite: request.composite,
+                continuing: request.continues, manifestGate: request.writeGate)
         } catch {
             request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
@@ -129,7 +133,7 @@ final class RoomRecordingJob: Sendable {
                 announcer = started
             } catch {
                 await engine.shutdown()
-                _ = await recorder.stop(endedAt: Date())
+                _ = await recorder.abandon()
                 request.removeUnusedOutput()
                 phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
                 throw error
@@ -141,7 +145,7 @@ final class RoomRecordingJob: Sendable {
         } catch {
             await announcer?.leave()
             await engine.shutdown()
-            _ = await recorder.stop(endedAt: Date())
+            _ = await recorder.abandon()
             request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
             throw JanusFailure.failure(for: error, server: request.server, room: request.room)
@@ -160,7 +164,7 @@ final class RoomRecordingJob: Sendable {
         let reason = await waitForEnd(recorder: recorder, connection: connection)
         // The recording ends now (a planned length ends exactly there, so no file gets a
         // millisecond-long last part); leaving the room takes a moment and is not part of it.
-        let endedAt = plannedEnd(for: reason) ?? Date()
+        let endedAt = plannedEnd(for: reason, durationStart: Self.durationStart(request, recorder)) ?? Date()
         recorder.endIntake()
         if let announcer, !(await announcer.finish(stoppedBy: reason.name(stoppedAs: stopName))) {
             say("agentd: could not tell the room in time that recording stopped")
@@ -171,7 +175,9 @@ final class RoomRecordingJob: Sendable {
         let finalCounts = channel.eventCounts
         eventCountsSource.withLock { $0 = .final(finalCounts) }
         let manifest = await recorder.stop(endedAt: endedAt, stoppedBy: reason.name(stoppedAs: stopName))
-        await RecordingReportAtStop.write(manifest, in: request.directory.path, say: say)
+        if request.writeGate?() ?? true {
+            await RecordingReportAtStop.write(manifest, in: request.directory.path, say: say)
+        }
         let progress = recorder.progress
         phaseState.withLock { $0 = .finished(progress) }
         return RecordingOutcome(request: request, manifest: manifest, reason: reason, progress: progress, outputError: recorder.outputError)
@@ -179,13 +185,19 @@ final class RoomRecordingJob: Sendable {
 
     /// Where a recording that ran its `duration` or `max_duration` ends: at that length from t=0
     /// (the timer fires a few milliseconds late). Nil for every other end.
-    private func plannedEnd(for reason: RecordingEndReason) -> Date? {
+    private func plannedEnd(for reason: RecordingEndReason, durationStart: Date) -> Date? {
         let seconds: Double? = switch reason {
         case .duration: request.duration
         case .limit(.duration): request.limits.maxDuration
         default: nil
         }
-        return seconds.map { min(Date(), request.startedAt.addingTimeInterval($0)) }
+        return seconds.map { min(Date(), durationStart.addingTimeInterval($0)) }
+    }
+
+    /// Where `duration` and `max_duration` count from: this run's start, or the recording's t=0
+    /// when the request says so (a worker continuing a job keeps the job's planned end).
+    private static func durationStart(_ request: RecordingRequest, _ recorder: RoomRecorder) -> Date {
+        request.durationFromRecordingStart ? recorder.startedAt : request.startedAt
     }
 
     /// Whichever comes first: the duration, ``stop()``, a limit or the idle timeout
@@ -205,14 +217,16 @@ final class RoomRecordingJob: Sendable {
             // 10 s recording is 10 s long however long the join took.
             for (seconds, reason) in [(request.duration, RecordingEndReason.duration), (request.limits.maxDuration, .limit(.duration))] {
                 guard let seconds else { continue }
-                let remaining = max(0, seconds - Date().timeIntervalSince(request.startedAt))
+                let remaining = max(0, seconds - Date().timeIntervalSince(Self.durationStart(request, recorder)))
                 group.addTask {
                     try? await Task.sleep(for: .seconds(saturating: remaining))
                     return reason
                 }
             }
             let limits = request.limits
-            let startedAt = request.startedAt
+            // The idle clock's `emptySinceMs` is on the recording's timeline, whose t=0 is an
+            // earlier run's when this one continues it.
+            let startedAt = recorder.startedAt
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(100))

@@ -8,6 +8,8 @@ import Foundation
 struct APIHandler: Sendable {
     let admission: RequestAdmission
     let registry: JobRegistry
+    /// With `serve --redis`: the jobs live in the queue, and `registry` holds none.
+    let queued: QueuedJobs?
     let settings: ServeSettings
     /// The process's transport loops, where recording jobs run.
     let loops: LoopGroup
@@ -40,6 +42,10 @@ struct APIHandler: Sendable {
     private func answer(_ route: APIRoute, id: String, request: HTTPRequest) async throws(APIError) -> HTTPResponse {
         switch route {
         case .health:
+            if let queued {
+                let up = await queued.redisAnswers()
+                return .json(up ? 200 : 503, ["status": up ? "ok" : "redis_down", "redis": up ? "up" : "down", "accepting_jobs": .bool(up)])
+            }
             let jobs = await registry.metricsSnapshot()
             let accepting = await registry.isAccepting
             return .json(200, [
@@ -47,36 +53,55 @@ struct APIHandler: Sendable {
                 "jobs_running": .integer(Int64((jobs.byState[.running] ?? 0) + (jobs.byState[.queued] ?? 0))),
             ])
         case .metrics:
-            return .text(200, DaemonMetrics.render(jobs: await registry.metricsSnapshot(), process: .current()), contentType: MetricsText.contentType)
+            let queue = await queued?.metrics() ?? ""
+            return .text(200, queue + DaemonMetrics.render(jobs: await registry.metricsSnapshot(), process: .current()), contentType: MetricsText.contentType)
         case .openAPI:
             return .json(200, OpenAPIDocument.document)
         case .createRecording:
-            let recording = try claimedRecording(try request.jsonBody())
+            let (jobID, body) = try JobSubmission.split(try request.jsonBody())
+            if let queued { return try await queued.submitRecording(body, id: jobID) }
+            if let jobID, let existing = await registry.job(jobID) {
+                guard existing["kind"]?.stringValue == JobKind.recording.rawValue else {
+                    throw APIError(status: 409, message: "job \(jobID) exists already, as a \(existing["kind"]?.stringValue ?? "other") job")
+                }
+                return .json(200, existing)
+            }
+            let recording = try claimedRecording(body)
             log.redact(recording.credentials.token)
             log.redact(recording.credentials.pin)
             log.redact(JanusURL.credentials(recording.server))
             let log = self.log
             let job = RoomRecordingJob(request: recording, ice: settings.ice, loops: loops) { line in log.info(line, ["room": recording.room]) }
             do {
-                return try await submit(.recording, RecordingJobWork(job: job))
+                return try await submit(.recording, RecordingJobWork(job: job), id: jobID)
             } catch {
                 recording.removeUnusedOutput()
                 throw error
             }
         case .createBot:
-            return try await submit(.bot, try bot(try request.jsonBody()))
+            let (jobID, body) = try JobSubmission.split(try request.jsonBody())
+            let work = try bot(body)
+            if let queued { return try await queued.submitBot(body, id: jobID, details: work.details) }
+            return try await submit(.bot, work, id: jobID)
         case .listJobs:
+            if let queued { return .json(200, ["jobs": .array(try await queued.list())]) }
             return .json(200, ["jobs": .array(await registry.list())])
         case .getJob:
-            guard let job = await registry.job(id) else { throw APIError(status: 404, message: "no job \(id)") }
+            guard let job = try await job(id) else { throw APIError(status: 404, message: "no job \(id)") }
             return .json(200, job)
         case .getJobReport:
-            guard let job = await registry.job(id) else { throw APIError(status: 404, message: "no job \(id)") }
+            guard let job = try await job(id) else { throw APIError(status: 404, message: "no job \(id)") }
             return try JobReport.response(for: job, id: id)
         case .deleteJob:
-            guard let job = await registry.stop(id) else { throw APIError(status: 404, message: "no job \(id)") }
+            let stopped = if let queued { try await queued.stop(id) } else { await registry.stop(id) }
+            guard let job = stopped else { throw APIError(status: 404, message: "no job \(id)") }
             return .json(200, job)
         }
+    }
+
+    private func job(_ id: String) async throws(APIError) -> JSONValue? {
+        if let queued { return try await queued.job(id) }
+        return await registry.job(id)
     }
 
     /// The body's recording with its directory made: claimed now (mkdir of a new directory), so
@@ -98,13 +123,15 @@ struct APIHandler: Sendable {
         }
     }
 
-    private func submit(_ kind: JobKind, _ work: any JobWork) async throws(APIError) -> HTTPResponse {
+    private func submit(_ kind: JobKind, _ work: any JobWork, id: String?) async throws(APIError) -> HTTPResponse {
         do {
-            return .json(201, try await registry.submit(kind: kind, work: work))
+            let submitted = try await registry.submit(kind: kind, work: work, id: id)
+            return .json(submitted.created ? 201 : 200, submitted.job)
         } catch {
             switch error {
             case .full: throw APIError(status: 429, message: error.description)
             case .shuttingDown: throw APIError(status: 503, message: error.description)
+            case .idTaken: throw APIError(status: 409, message: error.description)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Agent
 import AgentdCore
+import JobQueue
 
 /// The daemon assembled: an HTTP server on its own event loop (the API answers apart from the
 /// media, which runs on the process's ``LoopGroup``), the API handler and the job registry. `agentd serve` runs one; tests run one in process with their own bot factory.
@@ -9,13 +10,16 @@ final class Daemon: Sendable {
     private let loop: EventLoop
     private let server: HTTPServer
 
+    /// - Parameter queue: with `serve --redis`, the job queue the API submits to and reads from.
     init(settings: ServeSettings, apiToken: String, log: ServeLog, limits: HTTPLimits = .standard, loops: LoopGroup,
-         botFactory: @escaping BotJobFactory) {
+         botFactory: @escaping BotJobFactory, queue: JobQueue? = nil) {
         self.log = log
         log.redact(apiToken)
         registry = JobRegistry(limit: settings.maxJobs, log: log)
         let admission = RequestAdmission(auth: APIAuth(token: apiToken))
-        let handler = APIHandler(admission: admission, registry: registry, settings: settings, loops: loops, botFactory: botFactory, log: log)
+        let handler = APIHandler(
+            admission: admission, registry: registry, queued: queue.map { QueuedJobs(queue: $0, settings: settings) }, settings: settings,
+            loops: loops, botFactory: botFactory, log: log)
         loop = EventLoop(name: "agentd.http")
         server = HTTPServer(
             loop: loop, limits: limits,

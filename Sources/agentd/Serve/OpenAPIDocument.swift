@@ -42,9 +42,11 @@ enum OpenAPIDocument {
             "requestBody": ["required": true, "content": json(ref(body))],
             "responses": .object(errors.merging([
                 "201": answer("the job, just created", "Job"),
+                "200": answer("a job with the body's id existed: that job, and nothing new was made", "Job"),
+                "409": answer("out is taken, or the body's id names a job of another kind"),
                 "400": answer("bad body: not JSON, a missing or invalid field"),
                 "429": answer("as many jobs run as max_jobs allows"),
-                "503": answer("the daemon is shutting down"),
+                "503": answer("the daemon is shutting down, or (serve --redis) the job queue is unreachable"),
             ].merging(more) { $1 }) { $1 }),
         ]
     }
@@ -103,8 +105,10 @@ enum OpenAPIDocument {
                 "properties": ["error": ["type": "string"], "status": ["type": "integer"]],
             ],
             "Health": [
-                "type": "object", "required": ["status", "jobs_running", "accepting_jobs"],
-                "properties": ["status": ["type": "string"], "jobs_running": ["type": "integer"], "accepting_jobs": ["type": "boolean"]],
+                "type": "object", "required": ["status", "accepting_jobs"],
+                "description": "with serve --redis: status ok or redis_down (503), and redis up or down, instead of jobs_running",
+                "properties": ["status": ["type": "string"], "jobs_running": ["type": "integer"], "accepting_jobs": ["type": "boolean"],
+                               "redis": ["type": "string", "enum": ["up", "down"]]],
             ],
             "JobList": ["type": "object", "required": ["jobs"], "properties": ["jobs": ["type": "array", "items": ref("Job")]]],
             "Job": [
@@ -127,6 +131,10 @@ enum OpenAPIDocument {
                     "out": ["type": "string", "description": "recordings: the recording directory"],
                     "room": ["type": "string"], "server": ["type": "string"],
                     "stopped_by": ["type": "string", "description": "once done: duration, limit, idle, request, room_destroyed..."],
+                    "worker": ["type": "string", "nullable": true, "description": "serve --redis: the worker that holds (or held) the job"],
+                    "attempts": ["type": "integer", "description": "serve --redis: the runs so far (failures and lapsed leases start another)"],
+                    "reclaims": ["type": "integer", "description": "serve --redis: takeovers from a worker whose lease lapsed"],
+                    "dead_lettered": ["type": "boolean", "description": "serve --redis: it used up its attempts; error says why"],
                 ],
             ],
             "Report": [
@@ -142,6 +150,8 @@ enum OpenAPIDocument {
             "RecordingRequest": [
                 "type": "object", "required": ["room"], "additionalProperties": false,
                 "properties": [
+                    "id": ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                           "description": "the job's id, chosen by the client: a second submit with it returns the first job (200) instead of making one"],
                     "server": ["type": "string", "description": "Janus WebSocket URL; default: the config's server"],
                     "room": ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"],
                     "token": ["type": "string", "description": "Janus core token"],
@@ -171,6 +181,11 @@ enum OpenAPIDocument {
                                "description": "tell the room recording started/stopped (data messages, espeak-ng speech, or both) from a participant under display"],
                     "segment": ["type": "number", "minimum": 1, "maximum": 86_400,
                                 "description": "seconds per part: every file cut into <name>.partN files, listed with start_ms/end_ms"],
+                    "continue": ["type": "boolean", "description": """
+                        true (needs out): continue the recording of the room in out (its recorder died) as its next part: new \
+                        <name>.partN files, one manifest, the gap listed with reason continued; a missing or empty out starts a new \
+                        one; another room's recording, an unreadable manifest or files without one are a 409
+                        """],
                     "idle_timeout": ["type": "number", "minimum": 0, "maximum": 604_800,
                                      "description": "seconds without a publisher before the recording ends (stopped_by idle); 0: never; default 60"],
                 ],
@@ -178,6 +193,8 @@ enum OpenAPIDocument {
             "BotRequest": [
                 "type": "object", "required": ["recipe"], "additionalProperties": false,
                 "properties": [
+                    "id": ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                           "description": "the job's id, chosen by the client: a second submit with it returns the first job (200) instead of making one"],
                     "recipe": ["description": "a recipe object, or the name of a shipped recipe; its files must lie under the config's media_root",
                                "oneOf": [["type": "object"], ["type": "string"]]],
                     "server": ["type": "string", "description": "Janus WebSocket URL, instead of the recipe's; default: the config's server, when it names one"],

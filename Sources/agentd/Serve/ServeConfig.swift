@@ -13,7 +13,7 @@ import Foundation
 struct ServeConfig: Sendable, Equatable {
     static let keys: Set<String> = [
         "output_root", "max_jobs", "server", "ice_allow", "api_token", "log_format", "listen", "media_root",
-        "ice_servers", "ice_username", "ice_credential", "ice_policy",
+        "ice_servers", "ice_username", "ice_credential", "ice_policy", "redis",
     ]
 
     /// Where recordings go: `<output_root>/<room>-<UTC stamp>/`, or `<output_root>/<out>/`.
@@ -38,6 +38,9 @@ struct ServeConfig: Sendable, Equatable {
     var iceCredential: String?
     /// `all` or `relay`, as `--ice-policy` takes it.
     var icePolicy: String?
+    /// `redis://…` of the job queue (`serve` queues there, `worker` takes from there); `--redis`
+    /// wins over it. Its password is a secret, redacted in every log line.
+    var redis: String?
 
     init() {}
 
@@ -85,6 +88,7 @@ struct ServeConfig: Sendable, Equatable {
         iceUsername = try Self.string(object, "ice_username", expected: "a non-empty string")
         iceCredential = try Self.string(object, "ice_credential", expected: "a non-empty string")
         icePolicy = try Self.string(object, "ice_policy", expected: "\"all\" or \"relay\"")
+        redis = try Self.string(object, "redis", expected: "a redis:// URL")
     }
 
     /// A list of strings, or one comma-separated string, joined with commas.
