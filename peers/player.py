@@ -13,17 +13,25 @@ pass (after the seek to 0 both the decode thread's read-ahead check and the trac
 pts from 0 again, so it decodes as fast as it can, queues without bound and sends video faster
 than real time; aiortc issue #869). A ReplayTrack opens a fresh MediaPlayer for each pass
 instead and carries the timestamps on, so every pass is paced like the first.
+
+--play-on-stdin (a test's cue): the audio track sends paced silence until a line arrives on
+stdin, then the file (decoded: not with --no-decode); `PLAYING` is printed when the file starts and
+`PLAYED` when it ends (without --loop).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import fractions
 import sys
+import time
 from pathlib import Path
 from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import av  # noqa: E402
 from aiortc import RTCPeerConnection  # noqa: E402
 from aiortc.contrib.media import MediaPlayer  # noqa: E402
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack  # noqa: E402
@@ -38,12 +46,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--audio", help="audio file MediaPlayer can open (e.g. Ogg/Opus)")
     p.add_argument("--video", help="video file MediaPlayer can open (e.g. VP8 IVF)")
     p.add_argument("--loop", action="store_true", help="play the files again from the start at their end")
+    p.add_argument("--play-on-stdin", action="store_true",
+                   help="send silence on the audio track until a line arrives on stdin, then the file")
     p.add_argument("--no-decode", action="store_true",
                    help="send the stored packets without decoding and re-encoding (MediaPlayer decode=False)")
     publisher.add_session_arguments(p)
     args = p.parse_args(argv)
     if not args.audio and not args.video:
         p.error("give --audio, --video or both")
+    if args.play_on_stdin and (args.no_decode or not args.audio):
+        p.error("--play-on-stdin needs --audio, decoded (not --no-decode)")
     for path in (args.audio, args.video):
         if path and not Path(path).is_file():
             p.error(f"no such file: {path}")
@@ -56,8 +68,10 @@ class ReplayTrack(MediaStreamTrack):
     """One kind of one file through MediaPlayer, pass after pass when `loop` is set, with pts
     continuing across passes (one frame step after the previous pass's last frame)."""
 
-    def __init__(self, path: str, kind: str, decode: bool, loop: bool):
+    def __init__(self, path: str, kind: str, decode: bool, loop: bool, cue: asyncio.Event | None = None):
         super().__init__()
+        self.cue = cue if kind == "audio" and decode else None
+        self._silence_began = 0.0
         self.kind = kind
         self.path = path
         self.decode = decode
@@ -77,7 +91,34 @@ class ReplayTrack(MediaStreamTrack):
         self._inner = track
         self.passes += 1
 
+    async def _silent_frame(self):
+        """The next 20 ms of silence, paced, in the format MediaPlayer decodes audio to (s16
+        stereo at 48 kHz: the encoder's resampler takes one format only)."""
+        if self._last_pts is None:
+            self._silence_began = time.monotonic()
+        pts = 0 if self._last_pts is None else self._last_pts + 960
+        wait = self._silence_began + pts / 48000 - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        frame = av.AudioFrame(format="s16", layout="stereo", samples=960)
+        for plane in frame.planes:
+            plane.update(bytes(plane.buffer_size))
+        frame.sample_rate = 48000
+        frame.time_base = fractions.Fraction(1, 48000)
+        frame.pts = pts
+        self._last_pts = pts
+        self._step = 960
+        return frame
+
     async def recv(self):
+        if self.cue is not None:
+            if not self.cue.is_set():
+                return await self._silent_frame()
+            self.cue = None
+            if self._last_pts is not None:
+                self._offset = self._last_pts + self._step
+                self._last_pts = None
+            print("PLAYING", flush=True)
         while True:
             if self.readyState != "live":
                 raise MediaStreamError
@@ -89,6 +130,7 @@ class ReplayTrack(MediaStreamTrack):
                 self._inner.stop()
                 self._inner = None
                 if not self.loop:
+                    print("PLAYED", flush=True)
                     self.stop()
                     raise
                 if self._last_pts is not None:
@@ -112,10 +154,20 @@ class ReplayTrack(MediaStreamTrack):
 
 def add_file_media(pc: RTCPeerConnection, args: argparse.Namespace) -> Callable[[], None]:
     """One ReplayTrack per file, added to pc. Returns what stops them."""
+    cue: asyncio.Event | None = None
+    if args.play_on_stdin:
+        cue = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def cued() -> None:
+            loop.remove_reader(sys.stdin.fileno())
+            cue.set()
+
+        loop.add_reader(sys.stdin.fileno(), cued)
     tracks = []
     for path, kind in ((args.audio, "audio"), (args.video, "video")):
         if path is not None:
-            track = ReplayTrack(path, kind, decode=not args.no_decode, loop=args.loop)
+            track = ReplayTrack(path, kind, decode=not args.no_decode, loop=args.loop, cue=cue)
             pc.addTrack(track)
             tracks.append(track)
 

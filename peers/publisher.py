@@ -220,7 +220,12 @@ async def run(args: argparse.Namespace,
               ) -> int:
     """Publishes what add_media adds to the PeerConnection (args.no_audio / args.no_video say
     which kinds it adds) until signalled, --duration or a Janus hangup. add_media returns a
-    cleanup called on the way out."""
+    cleanup called on the way out. The codec and republish options are publisher.py's own: other
+    scripts (player.py) run without them."""
+    video_codec = getattr(args, "video_codec", None)
+    republish_on_stdin = getattr(args, "republish_on_stdin", False)
+    republish_after = getattr(args, "republish_after", 0.0)
+    republish_codec = getattr(args, "republish_codec", "h264")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -272,7 +277,7 @@ async def run(args: argparse.Namespace,
         my_id = data["id"]
 
         cleanup = add_media(pc, args)
-        await publish(handle, pc, args, args.video_codec)
+        await publish(handle, pc, args, video_codec)
         published = True
         await wait_connected(pc, args.connect_timeout)
 
@@ -304,7 +309,7 @@ async def run(args: argparse.Namespace,
 
         async def republish_once() -> None:
             nonlocal pc, cleanup, published, republishing
-            if args.republish_on_stdin:
+            if republish_on_stdin:
                 go = asyncio.Event()
                 loop.add_reader(sys.stdin.fileno(), go.set)
                 try:
@@ -312,7 +317,7 @@ async def run(args: argparse.Namespace,
                 finally:
                     loop.remove_reader(sys.stdin.fileno())
             else:
-                await asyncio.sleep(args.republish_after)
+                await asyncio.sleep(republish_after)
             republishing = True
             if cleanup is not None:
                 cleanup()
@@ -320,20 +325,20 @@ async def run(args: argparse.Namespace,
             await handle.message({"request": "unpublish"})
             published = False
             await pc.close()
-            if args.republish_codec == "none":
+            if republish_codec == "none":
                 print("UNPUBLISHED", flush=True)
                 return
             pc = RTCPeerConnection(rtc_configuration())
             cleanup = add_media(pc, args)
-            await publish(handle, pc, args, args.republish_codec)
+            await publish(handle, pc, args, republish_codec)
             published = True
             await wait_connected(pc, args.connect_timeout)
             republishing = False
-            print("REPUBLISHED " + json.dumps({"codec": args.republish_codec}), flush=True)
+            print("REPUBLISHED " + json.dumps({"codec": republish_codec}), flush=True)
 
         watchers = [asyncio.create_task(watch_janus()), asyncio.create_task(client.closed.wait())]
         republisher = (asyncio.create_task(republish())
-                       if args.republish_after > 0 or args.republish_on_stdin else None)
+                       if republish_after > 0 or republish_on_stdin else None)
         waits = [asyncio.create_task(stop.wait())] + watchers
         if args.duration > 0:
             waits.append(asyncio.create_task(asyncio.sleep(args.duration)))

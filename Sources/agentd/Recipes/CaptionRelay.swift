@@ -34,8 +34,7 @@ final class CaptionRelay: Sendable {
     private let makeRecognizer: SpeechRecognizerFactory
     private let partials: Bool
     private let start = ContinuousClock.now
-    private let outbox: AsyncStream<String>.Continuation
-    private let sender: Task<Void, Never>
+    private let outbox: DataOutbox
     private let listeners = Mutex<[String: CaptionListener]>([:])
     /// The counters, shared with the sending task.
     private final class Tally: Sendable {
@@ -46,21 +45,18 @@ final class CaptionRelay: Sendable {
     private let log: @Sendable (String) -> Void
 
     init(makeRecognizer: @escaping SpeechRecognizerFactory, partials: Bool, log: @escaping @Sendable (String) -> Void,
-         send: @escaping @Sendable (String) async throws -> Void) {
+         sender: DataSender) {
         self.makeRecognizer = makeRecognizer
         self.partials = partials
         self.log = log
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1000))
-        outbox = continuation
-        let tally = tally
-        sender = Task {
-            for await text in stream {
-                do { try await send(text) } catch { tally.counters.withLock { $0.sendFailures += 1 } }
-            }
-        }
+        outbox = DataOutbox(sender)
     }
 
-    var counters: Counters { tally.counters.withLock { $0 } }
+    var counters: Counters {
+        var counters = tally.counters.withLock { $0 }
+        counters.sendFailures = outbox.failures
+        return counters
+    }
 
     /// Starts captioning `track` (audio only) of `display`.
     func attach(_ track: RemoteTrack, display: String) throws {
@@ -92,8 +88,7 @@ final class CaptionRelay: Sendable {
             return Array(listeners.values)
         }
         for listener in all { listener.finishAndWait() }
-        outbox.finish()
-        await sender.value
+        await outbox.finish()
     }
 
     private var nowMs: Int64 { (ContinuousClock.now - start).totalMilliseconds }
@@ -106,7 +101,7 @@ final class CaptionRelay: Sendable {
                 "type": .string("caption"), "from": .string(display), "text": .string(text), "final": .bool(result.isFinal),
                 "t_ms": .integer(originMs + result.startMs),
             ])
-            outbox.yield(message.serialized())
+            outbox.post(message.serialized())
             tally.counters.withLock { result.isFinal ? ($0.finals += 1) : ($0.partials += 1) }
         }
     }

@@ -16,23 +16,17 @@ final class RecipeBehaviours: Sendable {
         var announcements = 0
     }
 
-    /// A send right after joining may find the data channel still opening: retried this long.
-    static let defaultSendRetryWindow = Duration.seconds(5)
-
     private let behaviours: [Recipe.Behaviour]
     private let botName: String
-    private let send: @Sendable (String) async throws -> Void
+    private let sender: DataSender
     private let say: @Sendable (String) -> Void
     private let state = Mutex(Counters())
     private let timers = Mutex<[Task<Void, Never>]>([])
-    private let sendRetryWindow: Duration
 
-    init(_ behaviours: [Recipe.Behaviour], botName: String, sendRetryWindow: Duration = defaultSendRetryWindow,
-         send: @escaping @Sendable (String) async throws -> Void, say: @escaping @Sendable (String) -> Void) {
+    init(_ behaviours: [Recipe.Behaviour], botName: String, sender: DataSender, say: @escaping @Sendable (String) -> Void) {
         self.behaviours = behaviours
-        self.sendRetryWindow = sendRetryWindow
         self.botName = botName
-        self.send = send
+        self.sender = sender
         self.say = say
     }
 
@@ -85,21 +79,13 @@ final class RecipeBehaviours: Sendable {
             state.withLock { $0.announcements += 1 }
         }
         guard let message = behaviour.send?.render(name: name) else { return }
-        let deadline = ContinuousClock.now + sendRetryWindow
-        while true {
-            do {
-                try await send(message)
-                state.withLock { counters in
-                    counters.messagesSent += 1
-                    if greeting { counters.greetings += 1 }
-                }
-                return
-            } catch {
-                guard ContinuousClock.now < deadline, !Task.isCancelled else {
-                    state.withLock { $0.sendFailures += 1 }
-                    return
-                }
-                try? await Task.sleep(for: .milliseconds(200))
+        let sent = await sender.deliver(message)
+        state.withLock { counters in
+            if sent {
+                counters.messagesSent += 1
+                if greeting { counters.greetings += 1 }
+            } else {
+                counters.sendFailures += 1
             }
         }
     }

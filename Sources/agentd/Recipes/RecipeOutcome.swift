@@ -58,6 +58,8 @@ struct RecipeOutcome: Sendable, Equatable {
             if let median = agent.medianLatencyMs { heard += ", median \(median) ms from end of speech to first audio" }
             if agent.bargeIns > 0 { heard += ", \(agent.bargeIns) barge-ins" }
             if agent.framesDropped > 0 { heard += ", \(agent.framesDropped) audio frames dropped behind the listeners" }
+            if agent.recognizerFailures > 0 { heard += ", \(agent.recognizerFailures) recognizer failures" }
+            if agent.sendFailures > 0 { heard += ", \(agent.sendFailures) data messages not sent" }
             did.append(heard)
         }
         return parts[0] + ": " + did.joined(separator: ", ")

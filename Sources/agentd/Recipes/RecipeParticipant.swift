@@ -83,18 +83,19 @@ final class RecipeParticipant: Sendable {
         }
         var echo: EchoRelay?
         if case .echo(let delay) = recipe.audio, let track = tracks.audioTrack { echo = EchoRelay(track: track, delayMilliseconds: delay) }
+        let sender = DataSender { text in try await bot.send(text: text) }
         let behaviours = RecipeBehaviours(
-            recipe.behaviours, botName: display, send: { text in try await bot.send(text: text) },
+            recipe.behaviours, botName: display, sender: sender,
             say: { [speaker] text in speaker?.say(text) })
         var captions: CaptionRelay?
         if let settings = recipe.captions, let makeRecognizer {
             captions = CaptionRelay(makeRecognizer: makeRecognizer, partials: settings.partials, log: environment.log,
-                                    send: { text in try await bot.send(text: text) })
+                                    sender: sender)
         }
         var agent: VoiceAgentDriver?
         if let settings = recipe.agent, let makeAgentRecognizer, let speaker {
             let driver = VoiceAgentDriver(settings: settings, makeRecognizer: makeAgentRecognizer, speaker: speaker, log: environment.log,
-                                          leave: onEnd, send: { text in try await bot.send(text: text) })
+                                          leave: onEnd, sender: sender)
             // A responder program that cannot start fails the run before it joins.
             try driver.startResponder()
             agent = driver

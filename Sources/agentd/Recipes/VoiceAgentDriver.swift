@@ -10,8 +10,9 @@ import Synchronization
 /// sends its data messages. With barge-in, anyone who starts to speak while the bot talks makes
 /// it stop at once (``Speaker/interrupt()``) and listen.
 ///
-/// Each answered turn logs its latency, from the end of the speaker's speech (when their last
-/// voiced frame arrived) to the answer's first audio going to the track:
+/// The first audio from each participant logs `agent: hearing <name>`. Each answered turn logs
+/// its latency, from the end of the speaker's speech (when their last voiced frame arrived) to
+/// the answer's first audio going to the track:
 ///
 ///     agent: alice: "what time is it" → "It is 8:15."; 934 ms from end of speech to first audio (turn end 520, recognizer 61)
 final class VoiceAgentDriver: Sendable {
@@ -60,31 +61,21 @@ final class VoiceAgentDriver: Sendable {
     private let leave: @Sendable (RecipeParticipant.End) -> Void
     private let start = ContinuousClock.now
     private let state = Mutex(State())
-    private let outbox: AsyncStream<String>.Continuation
-    private let sender: Task<Void, Never>
-    private let sendFailures: Shared<Int>
+    private let outbox: DataOutbox
 
     /// - Parameters:
-    ///   - send: sends a data message (the bot's).
+    ///   - sender: sends the bot's data messages.
     ///   - leave: ends the run: ``RecipeParticipant/End/agentLeft`` for a leave action or a
     ///     responder that exited with status 0, ``RecipeParticipant/End/agentFailed`` for one that failed.
     init(settings: Recipe.VoiceAgent, makeRecognizer: @escaping SpeechRecognizerFactory, speaker: Speaker,
          log: @escaping @Sendable (String) -> Void, leave: @escaping @Sendable (RecipeParticipant.End) -> Void,
-         send: @escaping @Sendable (String) async throws -> Void) {
+         sender: DataSender) {
         self.settings = settings
         self.makeRecognizer = makeRecognizer
         self.speaker = speaker
         self.log = log
         self.leave = leave
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1000))
-        outbox = continuation
-        let failures = Shared(0)
-        sender = Task {
-            for await text in stream {
-                do { try await send(text) } catch { failures.withLock { $0 += 1 } }
-            }
-        }
-        sendFailures = failures
+        outbox = DataOutbox(sender)
     }
 
     /// Starts the responder (a command responder's program is spawned here, before joining).
@@ -111,7 +102,7 @@ final class VoiceAgentDriver: Sendable {
             counters.framesDropped += state.listeners.values.reduce(0) { $0 + $1.framesDropped }
             return counters
         }
-        counters.sendFailures = sendFailures.current
+        counters.sendFailures = outbox.failures
         return counters
     }
 
@@ -129,8 +120,12 @@ final class VoiceAgentDriver: Sendable {
             self?.handle(event, from: display)
         }
         let format = try RemoteAudioFormat(sampleRate: SpeechAudio.sampleRate, channels: 1, frameDuration: .milliseconds20)
-        let sink = try RemoteAudioSink(format: format) { [listener] frame in
+        let heard = Shared(false)
+        let sink = try RemoteAudioSink(format: format) { [listener, log] frame in
             guard let samples = frame.int16Samples else { return }
+            if heard.withLock({ seen in defer { seen = true }; return !seen }) {
+                log("agent: hearing \(display)")
+            }
             listener.enqueue(samples, arrival: .now)
         }
         let previous = state.withLock { state in
@@ -167,8 +162,7 @@ final class VoiceAgentDriver: Sendable {
         }
         for listener in listeners { listener.finishAndWait() }
         await responder?.stop()
-        outbox.finish()
-        await sender.value
+        await outbox.finish()
     }
 
     private func hear(_ event: AgentHeard) {
@@ -222,7 +216,7 @@ final class VoiceAgentDriver: Sendable {
                     + "to first audio (turn end \(turnEnd), recognizer \(turn.recognizing.totalMilliseconds))")
             }
         }
-        if let send = answer.send { outbox.yield(send) }
+        if let send = answer.send { outbox.post(send) }
         if answer.leave {
             let first = state.withLock { state in
                 defer { state.leaving = true }

@@ -49,9 +49,8 @@ import Testing
 
     @Test func partialsThenFinalsInOrderAndTheLastAtStop() async throws {
         let sent = Mutex<[String]>([])
-        let relay = CaptionRelay(makeRecognizer: { CountingRecognizer() }, partials: true, log: { _ in }) { text in
-            sent.withLock { $0.append(text) }
-        }
+        let relay = CaptionRelay(makeRecognizer: { CountingRecognizer() }, partials: true, log: { _ in },
+                                 sender: DataSender { text in sent.withLock { $0.append(text) } })
         let track = RemoteTrack(participantID: "p1", kind: .audio, codec: .opus)
         try relay.attach(track, display: "Alice")
         for frame in try Self.opusFrames(62) { track.deliver(frame) }
@@ -69,7 +68,8 @@ import Testing
         let sent = Mutex<[String]>([])
         let logged = Mutex<[String]>([])
         let relay = CaptionRelay(makeRecognizer: { CountingRecognizer(failAt: 40) }, partials: false,
-                                 log: { line in logged.withLock { $0.append(line) } }) { text in sent.withLock { $0.append(text) } }
+                                 log: { line in logged.withLock { $0.append(line) } },
+                                 sender: DataSender { text in sent.withLock { $0.append(text) } })
         let track = RemoteTrack(participantID: "p1", kind: .audio, codec: .opus)
         try relay.attach(track, display: "Bob")
         for frame in try Self.opusFrames(60) { track.deliver(frame) }

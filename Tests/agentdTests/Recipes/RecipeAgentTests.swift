@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The voice agent recipe against the real Janus: `agentd play` asks "what time is it" and, while
+/// The voice agent recipe against the real Janus: a speaker asks "what time is it" and, while
 /// the bot answers, speaks over it; `agentd record` records both on one timeline. The answer's
 /// first audio comes within 1.5 s of the end of the question, and the bot's audio stops within
 /// 200 ms of the interruption. A second test drives the bot from a small responder program.
@@ -40,30 +40,47 @@ struct RecipeAgentTests {
         return spans
     }
 
-    /// The recorder, then the bot (until it is in the room), then the player; waits for the recording.
-    static func run(_ lab: RecipeLab, recipe: String, seconds: Double) async throws -> (recording: String, bot: ChildProcess) {
+    /// The recorder, then the bot (until its data is recorded), then the speaker (aiortc's player,
+    /// sending silence), and the speech only once the bot hears the speaker (under a loaded CI run
+    /// the bot's subscription once came after the question); the recording stops when the speech
+    /// has played (it ends in 6 s of silence).
+    static func run(_ lab: RecipeLab, recipe: String) async throws -> (recording: String, bot: ChildProcess) {
         let recording = lab.scratch.path("recording")
         let recorder = try ChildProcess(
             AgentdBinary.path,
-            ["record", "--server", lab.lab.janusWS, "--room", lab.room, "--create", "--out", recording, "--duration", String(seconds),
+            ["record", "--server", lab.lab.janusWS, "--room", lab.room, "--create", "--out", recording, "--duration", "120",
              "--formats", "wav,data", "--ice-allow", lab.iceInterface],
             name: "agentd record")
         defer { recorder.terminate() }
-        let bot = try lab.bot(recipe, seconds: seconds + 5)
-        try await pollUntil(timeout: .seconds(20), "the agent in the room") {
-            let listed = try? await runTool(AgentdBinary.path, ["participants", "--server", lab.lab.janusWS, "--room", lab.room])
-            return listed?.output.contains("agent") == true
+        let bot = try lab.bot(recipe, seconds: 180)
+        // The speaker joins once the recording holds the bot's data messages (the recipes tick):
+        // a greeting on join must not be sent before the recorder has the bot's data channel.
+        try await pollUntil(timeout: .seconds(30), "the bot's data in the recording") {
+            ((try? String(contentsOfFile: recording + "/data.jsonl", encoding: .utf8)) ?? "").contains("tick")
         }
         let player = try ChildProcess(
-            AgentdBinary.path,
-            ["play", "--server", lab.lab.janusWS, "--room", lab.room, "--display", "speaker", "--audio", try await speech(in: lab.scratch),
-             "--duration", String(seconds), "--ice-allow", lab.iceInterface],
-            name: "agentd play")
+            Repository.python,
+            [Repository.peer("player.py"), "--ws", lab.lab.janusWS, "--room", lab.room, "--display", "speaker",
+             "--audio", try await speech(in: lab.scratch), "--play-on-stdin", "--duration", "120"],
+            name: "speaker")
         defer { player.terminate() }
-        try await pollUntil(timeout: .seconds(seconds + 30), "the recording to end") { !recorder.isRunning }
+        _ = try await player.waitForLine(prefix: "READY", within: .seconds(90))
+        do {
+            try await pollUntil(timeout: .seconds(30), "the bot to hear the speaker") { bot.stderr.contains("agent: hearing speaker") }
+        } catch {
+            Issue.record("the bot: \(bot.stderr.suffix(1500)); the speaker: \(player.stderr.suffix(1500))")
+            throw error
+        }
+        player.send(line: "play")
+        _ = try await player.waitForLine(prefix: "PLAYED", within: .seconds(60))
+        recorder.send(signal: SIGINT)
+        try await pollUntil(timeout: .seconds(30), "the recording to end") { !recorder.isRunning }
         #expect(recorder.exitStatus == 0, "\(recorder.stderr.suffix(800))")
         return (recording, bot)
     }
+
+    /// The recipes' data message every 0.5 s, which tells the test the recorder hears the bot's data.
+    static let tick = #""behaviours": [{"every": 0.5, "send": {"type": "tick"}}]"#
 
     /// The answer to any words (the fallback too: under a loaded CI run pocketsphinx once heard the
     /// question as words without "time" or "what"; what it hears is not what this test measures).
@@ -74,12 +91,12 @@ struct RecipeAgentTests {
         try await SharedResourceLock.lab.withExclusive {
             let lab = try RecipeLab("agent")
             let recipe = try lab.recipe("agent", """
-                {"name": "agent", "display": "agent", "tracks": {"audio": {"source": "speech", "voice": "en-us"}},
+                {"name": "agent", "display": "agent", "tracks": {"audio": {"source": "speech", "voice": "en-us"}}, \(Self.tick),
                  "agent": {"end_of_turn_ms": 500, "responder": {"type": "rules", "rules": [
                    {"match": "time|what", "say": "\(Self.longAnswer)"}],
                    "fallback": {"say": "\(Self.longAnswer)"}}}}
                 """)
-            let (recording, bot) = try await Self.run(lab, recipe: recipe, seconds: 20)
+            let (recording, bot) = try await Self.run(lab, recipe: recipe)
             defer { bot.terminate() }
             let (status, summary) = try await RecipeLab.stop(bot)
             print("RecipeAgent: \(summary)")
@@ -123,10 +140,10 @@ struct RecipeAgentTests {
                         print(json.dumps({"say": "It is noon.", "send": {"type": "answer", "heard": msg["text"], "from": msg["from"]}}), flush=True)
                 """#.write(toFile: program, atomically: true, encoding: .utf8)
             let recipe = try lab.recipe("agent", """
-                {"name": "agent", "display": "agent", "tracks": {"audio": {"source": "speech"}},
+                {"name": "agent", "display": "agent", "tracks": {"audio": {"source": "speech"}}, \(Self.tick),
                  "agent": {"responder": {"type": "command", "command": ["/usr/bin/python3", "-u", "\(program)"]}}}
                 """)
-            let (recording, bot) = try await Self.run(lab, recipe: recipe, seconds: 16)
+            let (recording, bot) = try await Self.run(lab, recipe: recipe)
             defer { bot.terminate() }
             let (status, summary) = try await RecipeLab.stop(bot)
             print("RecipeAgent: \(summary)")

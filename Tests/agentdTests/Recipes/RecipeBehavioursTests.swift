@@ -16,8 +16,8 @@ import Testing
         func behaviours(_ rules: [Recipe.Behaviour]) -> RecipeBehaviours {
             RecipeBehaviours(
                 // A long window: under the full suite's load a task may wait seconds for a thread.
-                rules, botName: "bot", sendRetryWindow: .seconds(60),
-                send: { text in
+                rules, botName: "bot",
+                sender: DataSender(window: .seconds(60)) { text in
                     let fail = self.failuresLeft.withLock { left -> Bool in
                         defer { left = max(0, left - 1) }
                         return left > 0
