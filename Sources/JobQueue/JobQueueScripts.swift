@@ -62,11 +62,15 @@ enum JobQueueScripts {
         local previous = redis.call('HGET', job, 'worker') or ''
         if ARGV[6] == '1' then redis.call('HINCRBY', job, 'reclaims', 1) end
         redis.call('HSET', job, 'state', 'claimed', 'worker', ARGV[3], 'lease_until', now + tonumber(ARGV[4]), 'claimed_ms', now)
+        -- The entry's idle time starts at the lease's start (TIME now): XAUTOCLAIM finds it idle
+        -- past the lease only once the lease has lapsed (its delivery may have come well before).
+        redis.call('XCLAIM', KEYS[2], 'workers', ARGV[3], 0, ARGV[2], 'TIME', now, 'JUSTID')
         return {'claimed', fence, attempts, redis.call('HGET', job, 'kind'), redis.call('HGET', job, 'body'), previous}
         """)
 
     /// The holder's heartbeat. ARGV: fence, worker, lease ms, progress JSON, started (1/0).
-    /// Resets the entry's idle time (XCLAIM to the holder), so XAUTOCLAIM sees a lapsed lease only.
+    /// Resets the entry's idle time to the lease's start (XCLAIM to the holder with TIME now), so
+    /// XAUTOCLAIM sees a lapsed lease only.
     /// → {'ok', stop} or {'fenced'}.
     static let renew = RedisScript(name: "renew", source: prelude + """
         local job = KEYS[1]
@@ -75,7 +79,7 @@ enum JobQueueScripts {
         local state = redis.call('HGET', job, 'state')
         if ARGV[5] == '1' and state == 'claimed' then redis.call('HSET', job, 'state', 'running', 'started_ms', now) end
         local entry = redis.call('HGET', job, 'entry')
-        if entry and entry ~= '' then redis.call('XCLAIM', KEYS[2], 'workers', ARGV[2], 0, entry, 'JUSTID') end
+        if entry and entry ~= '' then redis.call('XCLAIM', KEYS[2], 'workers', ARGV[2], 0, entry, 'TIME', now, 'JUSTID') end
         return {'ok', redis.call('HGET', job, 'stop') or '0'}
         """)
 

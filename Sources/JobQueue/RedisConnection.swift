@@ -15,12 +15,13 @@ final class RedisConnection {
         guard let context = redisConnectWithTimeout(url.host, Int32(clamping: url.port), Self.timeval(timeout)) else {
             throw .unavailable("no memory for a connection")
         }
-        self.context = context
+        // Checked before `self.context` is set: a throw after that runs deinit, which frees it.
         if context.pointee.err != 0 {
             let reason = Self.errorText(context)
             redisFree(context)
             throw .unavailable("cannot connect to \(url.host):\(url.port): \(reason)")
         }
+        self.context = context
         context.pointee.reader.pointee.fn = RedisReplyBuilder.functions
         _ = redisSetTimeout(context, Self.timeval(timeout))
         if let password = url.password {

@@ -37,7 +37,7 @@ public struct LabEnvironment: Sendable {
     /// True when an interop test should run: the lab is up, or it is required (and the test
     /// will then fail in ``required()``); and this is not the disruptive phase (see ``phase``).
     public static var shouldRun: Bool {
-        labWanted && phase != .disruptive
+        labWanted && phase != .disruptive && phase != .latency
     }
 
     /// True when a test that disturbs the lab for everyone should run: a Janus restart or netem
@@ -57,14 +57,25 @@ public struct LabEnvironment: Sendable {
         phase != .shared
     }
 
+    /// True when a lab test that bounds a latency through real peers should run: only in a full
+    /// `swift test` or scripts/test's latency phase, where it runs alone. Beside the disruptive
+    /// suites it would hear their netem loss, and in the shared phase the machine is too busy: a
+    /// CI run's voice agent answered 5.3 s after the question, its recognizer 4.4 s behind a
+    /// starved core, where a quiet run answers in 0.7 s.
+    public static var shouldRunLatencyBound: Bool {
+        labWanted && (phase == .all || phase == .latency)
+    }
+
     /// Which lab tests this run takes, from `AGENTD_LAB_PHASE`: `shared` (all but the
-    /// disruptive ones), `disruptive` (only those), anything else or unset: all.
-    public enum Phase: Sendable { case all, shared, disruptive }
+    /// disruptive and latency-bound ones), `disruptive` (only those), `latency` (only the
+    /// latency-bound lab tests), anything else or unset: all.
+    public enum Phase: Sendable { case all, shared, disruptive, latency }
 
     public static var phase: Phase {
         switch ProcessInfo.processInfo.environment["AGENTD_LAB_PHASE"] {
         case "shared": .shared
         case "disruptive": .disruptive
+        case "latency": .latency
         default: .all
         }
     }

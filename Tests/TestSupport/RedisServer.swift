@@ -85,7 +85,7 @@ public final class RedisServer: Sendable {
     }
 
     /// A port nobody listens on now: bound to port 0 and released.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw ChildProcess.Failure(description: "socket: errno \(errno)") }
         defer { close(socket) }

@@ -6,7 +6,8 @@ import Testing
 /// the bot answers, speaks over it; `agentd record` records both on one timeline. The answer's
 /// first audio comes within 1.5 s of the end of the question, and the bot's audio stops within
 /// 200 ms of the interruption. A second test drives the bot from a small responder program.
-@Suite("RecipeAgent", .enabled(if: LabEnvironment.shouldRun), .serialized)
+/// Both run in scripts/test's latency phase, alone on the machine (``LabEnvironment/shouldRunLatencyBound``).
+@Suite("RecipeAgent", .enabled(if: LabEnvironment.shouldRunLatencyBound), .serialized)
 struct RecipeAgentTests {
     /// 2 s of silence, the question, 3.5 s of silence (the bot answers), the interruption, 6 s of silence.
     static func speech(in scratch: ScratchDirectory) async throws -> String {

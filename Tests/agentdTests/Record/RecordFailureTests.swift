@@ -72,9 +72,12 @@ struct RecordFailureTests {
     func failedProbeLeavesNoDirectories() async throws {
         let scratch = try ScratchDirectory("probe")
         // Past PATH_MAX for the probe file only: mkdir succeeds for every component, the probe fails.
+        // Components of at most 250 bytes (NAME_MAX is 255: a longer last one failed its mkdir
+        // instead, when the scratch directory's path length made it so), 4074-4075 bytes in all.
         var out = scratch.directory.path
-        while out.utf8.count + 251 < 4000 { out += "/" + String(repeating: "d", count: 250) }
-        out += "/" + String(repeating: "e", count: 4075 - out.utf8.count - 1)
+        while 4075 - out.utf8.count >= 2 {
+            out += "/" + String(repeating: "d", count: min(250, 4075 - out.utf8.count - 1))
+        }
         let (status, stderr) = try await runRecord(["--server", "ws://127.0.0.1:1/", "--room", "r", "--out", out, "--ice-allow", "lo"])
         #expect(status == 5, "\(stderr)")
         #expect(stderr.contains("create probe file"), "\(stderr)")
