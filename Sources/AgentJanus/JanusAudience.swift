@@ -33,11 +33,14 @@ public actor JanusAudience {
         /// How often stream timers run (NACK, PLI/FIR, receiver reports).
         public var tickInterval: Duration
         public var statisticsInterval: Duration
+        /// Sees what the receive side takes in (a capture for replay), when set.
+        public var packetTap: (any ReceivePacketTap)?
 
         public init(
             join: RoomJoin, credentials: RoomCredentials, tickInterval: Duration = .milliseconds(20),
-            statisticsInterval: Duration = .seconds(1)
+            statisticsInterval: Duration = .seconds(1), packetTap: (any ReceivePacketTap)? = nil
         ) {
+            self.packetTap = packetTap
             self.join = join
             self.credentials = credentials
             self.tickInterval = tickInterval
@@ -135,6 +138,10 @@ public actor JanusAudience {
             loop: loop, ice: configuration.join.ice, iceServerCredentials: configuration.credentials.iceServer,
             tickInterval: configuration.tickInterval,
             statisticsInterval: configuration.statisticsInterval, sink: sink)
+        if let tap = configuration.packetTap {
+            let router = media.router
+            loop.execute { router.setTap(tap) }
+        }
         driver = LinkDriver(configuration: Self.linkConfiguration(configuration.join))
         driver.bind(self)
     }

@@ -26,7 +26,7 @@ public actor JanusRoomSession: RoomSession {
             audience = JanusAudience(
                 configuration: .init(
                     join: join, credentials: credentials, tickInterval: context.tickInterval,
-                    statisticsInterval: context.statisticsInterval),
+                    statisticsInterval: context.statisticsInterval, packetTap: context.packetTap),
                 loop: context.loop, sink: sink)
             publisher = nil
         case .host:

@@ -52,6 +52,8 @@ public final class SubscriptionRouter: @unchecked Sendable {
     private var entries: [String: Entry] = [:]
     private var midBySSRC: [UInt32: String] = [:]
     public private(set) var drops = Drops()
+    /// Sees every packet and route change (a capture for replay); set on the loop, before media.
+    private var tap: (any ReceivePacketTap)?
 
     /// A reference, so the per-packet path mutates the stream in place: a struct copied out of
     /// the dictionary and back would copy the stream's buffers on every packet.
@@ -77,6 +79,13 @@ public final class SubscriptionRouter: @unchecked Sendable {
         self.sink = sink
     }
 
+    /// Shows the router's input to `tap` from now on (nil: to no one).
+    public func setTap(_ tap: (any ReceivePacketTap)?) {
+        loop.assertInLoop()
+        self.tap = tap
+        tap?.routed(routes, at: clock.now())
+    }
+
     /// Replaces the routes after a negotiation. Sections that keep their mid and participant
     /// keep their stream state; the rest start fresh or go away.
     public func update(routes: [Route]) {
@@ -99,6 +108,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
         for route in routes {
             for ssrc in route.ssrcs.prefix(1) { midBySSRC[ssrc] = route.mid }
         }
+        tap?.routed(routes, at: clock.now())
     }
 
     private static func makeStream(for route: Route, localSSRC: UInt32) -> ReceiveStream {
@@ -120,6 +130,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
             return
         }
         let arrival = clock.now()
+        tap?.received(rtp: packet, at: arrival)
         if let id = entry.route.audioLevelExtensionID { entry.audioLevels.record(header, packet, extensionID: id) }
         let frames: [MediaFrame]
         do {
@@ -149,6 +160,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
         let arrival = clock.now()
         for case .senderReport(let report) in packets {
             guard let mid = midBySSRC[report.ssrc], let entry = entries[mid] else { continue }
+            tap?.received(senderReport: report, at: arrival)
             entry.stream.receiveRTCP(packets, arrival: arrival)
         }
     }

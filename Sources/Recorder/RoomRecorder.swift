@@ -276,6 +276,14 @@ public final class RoomRecorder: @unchecked Sendable {
         }
     }
 
+    /// Returns once every event submitted before it is written (a replay waits so, rather than
+    /// fill the queue past its capacity).
+    public func drained() async {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume() }
+        }
+    }
+
     // MARK: Writer queue
 
     /// Test hooks: hold and release the writer queue, to fill the bounded queue deterministically.

@@ -139,7 +139,7 @@ public actor Channel {
     private func makeSession(_ join: RoomJoin) throws(AgentError) -> any RoomSession {
         let core = self.core
         let context = RoomSessionContext(
-            loop: loop, tickInterval: options.tickInterval, statisticsInterval: options.statsInterval,
+            loop: loop, tickInterval: options.tickInterval, statisticsInterval: options.statsInterval, packetTap: options.packetTap,
             events: { event in
                 switch event {
                 case .room(let roomEvent): core.receive(roomEvent)

@@ -22,12 +22,16 @@ public struct ChannelOptions: Sendable {
     /// speaks: ``ChannelEvent/activeSpeakersChanged(_:)`` and each audio track's
     /// ``TrackStatistics/speakingTime``. Off by default: it costs an Opus decode per track.
     public var detectsActiveSpeakers: Bool
+    /// Sees every decrypted RTP packet, sender report and route change the audience side takes
+    /// in (``PacketCapture``: `agentd record --capture`). Called on the transport loop per packet.
+    public var packetTap: (any ReceivePacketTap)?
 
     public init(
         host: HostOptions = HostOptions(), statsInterval: Duration = .seconds(1), tickInterval: Duration = .milliseconds(20),
         roomEventSink: (@Sendable (RoomEvent) -> Void)? = nil, ignoredParticipantIDs: Set<String> = [],
-        detectsActiveSpeakers: Bool = false
+        detectsActiveSpeakers: Bool = false, packetTap: (any ReceivePacketTap)? = nil
     ) {
+        self.packetTap = packetTap
         self.detectsActiveSpeakers = detectsActiveSpeakers
         self.host = host
         self.statsInterval = statsInterval

@@ -11,10 +11,14 @@ public struct RoomSessionContext: Sendable {
     public var statisticsInterval: Duration
     /// Where the session's events go, synchronously, where they happen.
     public var events: @Sendable (RoomSessionEvent) -> Void
+    /// Sees what the receive side takes in (a capture for replay), when set.
+    public var packetTap: (any ReceivePacketTap)?
 
     public init(
-        loop: EventLoop, tickInterval: Duration, statisticsInterval: Duration, events: @escaping @Sendable (RoomSessionEvent) -> Void
+        loop: EventLoop, tickInterval: Duration, statisticsInterval: Duration, packetTap: (any ReceivePacketTap)? = nil,
+        events: @escaping @Sendable (RoomSessionEvent) -> Void
     ) {
+        self.packetTap = packetTap
         self.loop = loop
         self.tickInterval = tickInterval
         self.statisticsInterval = statisticsInterval

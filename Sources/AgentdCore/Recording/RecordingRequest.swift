@@ -50,6 +50,9 @@ package struct RecordingRequest: Sendable {
     /// `duration` and `max_duration` count from the recording's t=0 (an earlier run's, when this
     /// one continues it) instead of this run's start: a worker taking a job over keeps its end.
     package var durationFromRecordingStart = false
+    /// Also write capture.rtpdump and capture.json (`--capture`): what the receive path took in,
+    /// for `agentd replay`.
+    package var capture = false
 
     package static let defaultDisplay = "agentd-recorder"
 

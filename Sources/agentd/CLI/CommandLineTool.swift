@@ -7,7 +7,7 @@ struct CommandLineTool: Sendable {
 
     static let commands: [any Command.Type] = [
         RecordCommand.self, PlayCommand.self, BotCommand.self, ServeCommand.self, WorkerCommand.self, TokenCommand.self,
-        ParticipantsCommand.self, ReportCommand.self,
+        ParticipantsCommand.self, ReportCommand.self, ReplayCommand.self,
     ]
 
     let environment: [String: String]

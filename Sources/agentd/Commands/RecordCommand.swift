@@ -18,6 +18,7 @@ enum RecordCommand: Command {
         ] + RecordPlan.limitOptions + [
             RecordPlan.segmentOption,
             RecordPlan.noticeOption,
+            RecordPlan.captureOption,
             .value("formats", "LIST", "Any of webm,wav,ogg,mix,data,composite,transcript. Default: webm,wav,data. webm (or mkv) writes <name>.webm, or <name>.mkv (Matroska) for a participant whose video is H.264. composite writes room.webm: one VP8 picture of the room and the mix as Opus. transcript writes transcript.jsonl and captions.vtt: what each participant said (pocketsphinx, offline)."),
             .value("composite-size", "WxH", "room.webm's picture size: even numbers, 64x64 to 3840x2160. Default: 1280x720."),
             .value("composite-fps", "N", "room.webm's frame rate, 1 to 60. Default: 15."),

@@ -17,16 +17,7 @@ struct RecordPlan: Sendable {
         let limits = try Self.limits(arguments)
         let segments = try Self.segments(arguments)
         let notice = try Self.notice(arguments)
-        let formats: RecordingFormats
-        if let text = arguments.value("formats") {
-            do {
-                formats = try RecordingFormats(parsing: text)
-            } catch {
-                throw UsageError.invalidValue(option: "formats", value: text, expected: "a list of webm,wav,ogg,mix,data,composite,transcript")
-            }
-        } else {
-            formats = .default
-        }
+        let formats = try Self.formats(arguments)
         let composite = try Self.compositeSettings(arguments, formats: formats)
         let startedAt = Date()
         let out = arguments.value("out")
@@ -34,15 +25,32 @@ struct RecordPlan: Sendable {
             throw UsageError.invalidValue(option: "out", value: out, expected: "a directory (it is empty)")
         }
         let existing = try Self.existing(arguments, out: out)
-        recording = RecordingRequest(
+        var request = RecordingRequest(
             server: url.absoluteString, room: room, display: try arguments.displayName() ?? RecordingRequest.defaultDisplay,
             credentials: RoomCredentials(token: arguments.value("token"), pin: arguments.value("pin")), create: arguments.has("create"),
             duration: duration, limits: limits, segments: segments, notice: notice, formats: formats,
             directory: out.map { RecordingDirectory(path: $0) } ?? RecordingDirectory(room: room, startedAt: startedAt),
             existing: existing, startedAt: startedAt, composite: composite)
+        request.capture = arguments.has("capture")
+        recording = request
         json = arguments.has("json")
         self.arguments = arguments
     }
+
+    /// `--formats` (agentd record's and agentd replay's), the default when absent.
+    static func formats(_ arguments: ParsedArguments) throws -> RecordingFormats {
+        guard let text = arguments.value("formats") else { return .default }
+        do {
+            return try RecordingFormats(parsing: text)
+        } catch {
+            throw UsageError.invalidValue(option: "formats", value: text, expected: "a list of webm,wav,ogg,mix,data,composite,transcript")
+        }
+    }
+
+    static let captureOption = OptionSpec.flag(
+        "capture",
+        "Also write capture.rtpdump (every decrypted RTP packet and sender report as it arrived, in rtptools' dump format) "
+            + "and capture.json (which SSRC and MID is whose, the participants' names): input for agentd replay.")
 
     static let continueOption = OptionSpec.flag(
         "continue",

@@ -112,6 +112,15 @@ final class RoomRecordingJob: Sendable {
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
             throw CommandFailure(.outputFailed, error.description, hint: "choose another --out")
         }
+        let capture: PacketCapture?
+        do {
+            capture = request.capture ? try PacketCapture(directory: request.directory.path) : nil
+        } catch {
+            _ = await recorder.abandon()
+            request.removeUnusedOutput()
+            phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
+            throw CommandFailure(.outputFailed, error.description, hint: "choose another --out")
+        }
         // The engine's shutdown below leaves its channel; the group's loop runs on for other jobs.
         let engine = AgentEngine(group: loops)
         let connection = ConnectionWatch(startedAt: request.startedAt, say: say)
@@ -121,7 +130,9 @@ final class RoomRecordingJob: Sendable {
                 recorder.submit(event)
                 connection.note(event)
                 totals.note(event)
-            })
+                if case .participantJoined(let id, let display, _) = event { capture?.participant(id: id, display: display) }
+            },
+            packetTap: capture)
 
         // A notice comes from a participant of its own (created first, so it may create the room);
         // the recording ignores it.
@@ -134,6 +145,7 @@ final class RoomRecordingJob: Sendable {
             } catch {
                 await engine.shutdown()
                 _ = await recorder.abandon()
+                capture?.discard()
                 request.removeUnusedOutput()
                 phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
                 throw error
@@ -146,6 +158,7 @@ final class RoomRecordingJob: Sendable {
             await announcer?.leave()
             await engine.shutdown()
             _ = await recorder.abandon()
+            capture?.discard()
             request.removeUnusedOutput()
             phaseState.withLock { $0 = .finished(RoomRecorderProgress()) }
             throw JanusFailure.failure(for: error, server: request.server, room: request.room)
@@ -175,12 +188,25 @@ final class RoomRecordingJob: Sendable {
         let finalCounts = channel.eventCounts
         eventCountsSource.withLock { $0 = .final(finalCounts) }
         let manifest = await recorder.stop(endedAt: endedAt, stoppedBy: reason.name(stoppedAs: stopName))
+        finishCapture(capture)
         if request.writeGate?() ?? true {
             await RecordingReportAtStop.write(manifest, in: request.directory.path, say: say)
         }
         let progress = recorder.progress
         phaseState.withLock { $0 = .finished(progress) }
         return RecordingOutcome(request: request, manifest: manifest, reason: reason, progress: progress, outputError: recorder.outputError)
+    }
+
+    /// Closes the capture's files; a failure is said, and the recording stands.
+    private func finishCapture(_ capture: PacketCapture?) {
+        guard let capture else { return }
+        do {
+            let written = try capture.finish()
+            say("agentd: captured \(written.packets) packets to \(capture.directory)/\(CaptureDescription.dumpFileName)"
+                + (written.dropped > 0 ? " (\(written.dropped) dropped)" : ""))
+        } catch {
+            say("agentd: \(error)")
+        }
     }
 
     /// Where a recording that ran its `duration` or `max_duration` ends: at that length from t=0

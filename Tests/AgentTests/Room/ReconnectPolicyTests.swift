@@ -5,17 +5,7 @@ import Testing
 
 /// The backoff schedule: nominal delays, jitter bounds, and the attempt and time limits.
 @Suite struct ReconnectPolicyTests {
-    /// A seeded generator (SplitMix64), so a failing schedule can be replayed.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
+    typealias SeededRandom = AgentCore.SeededRandom
 
     static func seconds(_ duration: Duration) -> Double { Double(duration.totalNanoseconds) / 1e9 }
 

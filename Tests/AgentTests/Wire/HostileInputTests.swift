@@ -10,17 +10,7 @@ import Testing
 /// Network input never crashes us: every parser gets thousands of random and mutated inputs
 /// from a seeded generator (reproducible), and must answer with a value or a typed error.
 @Suite(.offThePool) struct HostileInputTests {
-    /// SplitMix64: small, seedable, good enough to spray bytes.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SeededGenerator = SeededRandom
 
     static let seeds: [[UInt8]] = [
         RTPHeaderTests.opusWithMID,
