@@ -21,6 +21,8 @@ final class HeldJob: Sendable {
         var lastHeartbeat: ContinuousClock.Instant
         var fenced = false
         var releasing = false
+        /// Redis has been told the job is running (its room joined).
+        var startReported = false
     }
 
     init(claim: JobClaim, record: JobRecord, composite: Bool, lease: Duration, claimedAt: ContinuousClock.Instant = .now) {
@@ -41,15 +43,21 @@ final class HeldJob: Sendable {
     var isFenced: Bool { state.withLock(\.fenced) }
     var isReleasing: Bool { state.withLock(\.releasing) }
 
-    func heartbeatDue(every heartbeat: Duration, now: ContinuousClock.Instant = .now) -> Bool {
-        state.withLock { now - $0.lastHeartbeat >= heartbeat }
+    /// A heartbeat is due every `heartbeat`, and at once when the job has `started` (joined its
+    /// room) and Redis has not heard so: the API shows `running` within a tick of the join, not
+    /// a heartbeat later.
+    func heartbeatDue(every heartbeat: Duration, started: Bool, now: ContinuousClock.Instant = .now) -> Bool {
+        state.withLock { now - $0.lastHeartbeat >= heartbeat || (started && !$0.startReported) }
     }
 
-    /// A heartbeat went out at `sent`; `confirmed` when Redis renewed the lease.
-    func heartbeat(sent: ContinuousClock.Instant, confirmed: Bool) {
+    /// A heartbeat went out at `sent` (saying `started`); `confirmed` when Redis renewed the lease.
+    func heartbeat(sent: ContinuousClock.Instant, started: Bool, confirmed: Bool) {
         state.withLock { state in
             state.lastHeartbeat = sent
-            if confirmed { state.renewed = max(state.renewed, sent) }
+            if confirmed {
+                state.renewed = max(state.renewed, sent)
+                if started { state.startReported = true }
+            }
         }
     }
 

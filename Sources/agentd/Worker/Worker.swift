@@ -204,31 +204,38 @@ actor Worker {
 
     // MARK: - Leases
 
-    /// Each `stopCheck`: a heartbeat for each job due one (its progress with it), else a look at
-    /// its stop flag; the costs follow the rooms' participants.
+    /// How often the lease keeper looks for jobs that just started (their first `running`).
+    static let startTick = Duration.milliseconds(100)
+
+    /// Every ``startTick``: a heartbeat for each job that just joined its room; each `stopCheck`:
+    /// a heartbeat for each job due one (its progress with it), else a look at its stop flag, and
+    /// the worker's report. The costs follow the rooms' participants.
     private func keepLeases() async {
+        var lastCheck = ContinuousClock.now
         while !Task.isCancelled {
-            try? await Task.sleep(for: settings.stopCheck)
+            try? await Task.sleep(for: min(Self.startTick, settings.stopCheck))
+            let checking = ContinuousClock.now - lastCheck >= settings.stopCheck
+            if checking { lastCheck = .now }
             for job in Array(held.values) where !job.isFenced {
-                await tend(job)
+                await tend(job, checkStop: checking)
             }
-            try? await control.report(worker: settings.name, json: report())
+            if checking { try? await control.report(worker: settings.name, json: report()) }
         }
     }
 
-    private func tend(_ job: HeldJob) async {
+    private func tend(_ job: HeldJob, checkStop: Bool) async {
         let progress = job.record.work.progress
         if held[job.id] != nil {
             capacity.hold(job.id, cost: settings.costs.cost(kind: job.claim.kind, participants: progress.participants, composite: job.composite))
         }
-        if job.heartbeatDue(every: settings.heartbeat) {
+        if job.heartbeatDue(every: settings.heartbeat, started: progress.started) {
             let sent = ContinuousClock.now
             do {
                 let outcome = try await control.renew(job.claim, worker: settings.name, lease: settings.lease,
                                                       progress: job.record.json.serialized(), started: progress.started)
                 switch outcome {
                 case .held(let stopRequested):
-                    job.heartbeat(sent: sent, confirmed: true)
+                    job.heartbeat(sent: sent, started: progress.started, confirmed: true)
                     if stopRequested { stop(job) }
                 case .fenced:
                     metrics.fenced += 1
@@ -237,11 +244,11 @@ actor Worker {
                 }
             } catch {
                 lastRedisFailure = .now
-                job.heartbeat(sent: sent, confirmed: false)
+                job.heartbeat(sent: sent, started: progress.started, confirmed: false)
                 metrics.renewFailures += 1
                 log.warn("heartbeat failed; the job goes on", ["id": job.id, "error": error.description])
             }
-        } else if (try? await control.stopRequested(job.id)) == true {
+        } else if checkStop, (try? await control.stopRequested(job.id)) == true {
             stop(job)
         }
     }

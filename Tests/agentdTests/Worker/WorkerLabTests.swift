@@ -128,6 +128,30 @@ struct WorkerLabTests {
         }
     }
 
+    @Test("a job is running in the API as soon as its worker joined the room, not a heartbeat later")
+    func runningIsReportedWhenJoined() async throws {
+        try await SharedResourceLock.lab.withExclusive {
+            let lab = try LabEnvironment.required()
+            let room = LabEnvironment.freshRoom("running")
+            let alice = try await Self.publisher(lab, room: room)
+            defer { alice.terminate() }
+            let cluster = try await WorkerCluster(lab: lab)
+            defer { cluster.finish() }
+            // Heartbeats 20 s apart: a `running` that waited for one would come after the job's end.
+            _ = try await cluster.worker("slow-beat", lease: 60, heartbeat: 20)
+            let submitted = ContinuousClock.now
+            let created = try await cluster.client.post("/v1/recordings", #"{"id": "prompt", "room": "\#(room)", "duration": 8}"#)
+            #expect(created.status == 201, "\(created.text)")
+            let running = try await cluster.client.waitForJob("prompt", in: ["running", "done", "failed"], within: .seconds(30))
+            let after = ContinuousClock.now - submitted
+            print("WorkerLab: \(running["state"]?.stringValue ?? "?") \(after) after the submit")
+            #expect(running["state"] == "running", "\(running.serialized())")
+            #expect(after < .seconds(8), "running only \(after) after the submit")
+            let done = try await cluster.client.waitForJob("prompt", in: ["done", "failed"], within: .seconds(40))
+            #expect(done["state"] == "done", "\(done.serialized())")
+        }
+    }
+
     @Test("Redis restarted mid-recording: the job goes on, /healthz says Redis is down meanwhile, and the API answers again after")
     func redisRestartMidJob() async throws {
         try await SharedResourceLock.lab.withExclusive {
