@@ -16,7 +16,7 @@ import Testing
         #expect(requester.tick(now: .ms(5000)) == nil)
     }
 
-    @Test func subscribeAsksWithPLIThenEscalatesToFIRAtABoundedRate() {
+    @Test func subscribeAsksWithPLIThenEscalatesToFIRAndPLIInTurnAtABoundedRate() {
         var requester = KeyframeRequester(senderSSRC: 1, mediaSSRC: 2)
         requester.packetReceived(at: .ms(0))
         var sent: [(Int64, RTCPPacket)] = []
@@ -25,9 +25,9 @@ import Testing
             if let packet = requester.tick(now: .ms(time)) { sent.append((time, packet)) }
         }
         #expect(sent.map(\.0) == [0, 500, 1000, 1500, 2000, 2500])
-        #expect(sent.map(\.1) == [Self.pli, Self.pli, Self.fir(0), Self.fir(1), Self.fir(2), Self.fir(3)])
-        #expect(requester.counters.plis == 2)
-        #expect(requester.counters.firs == 4)
+        #expect(sent.map(\.1) == [Self.pli, Self.pli, Self.fir(0), Self.pli, Self.fir(1), Self.pli])
+        #expect(requester.counters.plis == 4)
+        #expect(requester.counters.firs == 2)
 
         requester.keyframeReceived(at: .ms(2550))
         #expect(requester.tick(now: .ms(3100)) == nil)
@@ -48,7 +48,14 @@ import Testing
         #expect(requester.tick(now: .ms(1000)) == Self.pli)  // 800 ms into the episode: still PLI
         #expect(requester.tick(now: .ms(1500)) == Self.fir(0))
         requester.frameLost(at: .ms(1600))  // already waiting: changes nothing
-        #expect(requester.tick(now: .ms(2000)) == Self.fir(1))
+        #expect(requester.tick(now: .ms(2000)) == Self.pli)
+        #expect(requester.tick(now: .ms(2500)) == Self.fir(1))
         #expect(requester.nextFIRSequence == 2)
+        // A new episode starts with PLIs, then FIR first again.
+        requester.keyframeReceived(at: .ms(2600))
+        requester.frameLost(at: .ms(3000))
+        #expect(requester.tick(now: .ms(3000)) == Self.pli)
+        #expect(requester.tick(now: .ms(4000)) == Self.fir(2))
+        #expect(requester.tick(now: .ms(4500)) == Self.pli)
     }
 }
