@@ -50,6 +50,8 @@ public final class SubscriptionRouter: @unchecked Sendable {
     private let clock: any MediaClock
     private let sink: @Sendable (RoomEvent) -> Void
     private var entries: [String: Entry] = [:]
+    /// The entries' mids in order, for the timers (no sort, no array, per tick).
+    private var sortedMids: [String] = []
     private var midBySSRC: [UInt32: String] = [:]
     public private(set) var drops = Drops()
     /// Sees every packet and route change (a capture for replay); set on the loop, before media.
@@ -104,6 +106,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
             }
         }
         entries = next
+        sortedMids = next.keys.sorted()
         midBySSRC = midBySSRC.filter { next[$0.value] != nil }
         for route in routes {
             for ssrc in route.ssrcs.prefix(1) { midBySSRC[ssrc] = route.mid }
@@ -170,7 +173,7 @@ public final class SubscriptionRouter: @unchecked Sendable {
         loop.assertInLoop()
         let now = clock.now()
         var datagrams: [[UInt8]] = []
-        for mid in entries.keys.sorted() {
+        for mid in sortedMids {
             guard let entry = entries[mid] else { continue }
             let result = entry.stream.tick(now: now)
             emit(result.frames, from: entry)

@@ -89,13 +89,17 @@ final class ReplayPlayer: @unchecked Sendable {
         while true {
             let scheduled = nextDelivery < schedule.deliveries.count ? schedule.deliveries[nextDelivery] : nil
             let resent = retransmissions.first
-            guard let delivery = [scheduled, resent].compactMap({ $0 }).min(by: { $0.atNanoseconds < $1.atNanoseconds }),
-                  delivery.atNanoseconds <= until else { break }
-            if let scheduled, delivery == scheduled {
-                nextDelivery += 1
-            } else {
+            let delivery: ReplaySchedule.Delivery
+            if let resent, scheduled.map({ resent.atNanoseconds < $0.atNanoseconds }) ?? true {
+                guard resent.atNanoseconds <= until else { break }
+                delivery = resent
                 retransmissions.removeFirst()
                 counters.retransmitted += 1
+            } else if let scheduled, scheduled.atNanoseconds <= until {
+                delivery = scheduled
+                nextDelivery += 1
+            } else {
+                break
             }
             advance(to: delivery.atNanoseconds)
             deliver(session.records[delivery.record])

@@ -12,27 +12,40 @@ enum EBML {
 
     /// An element id as written: ids carry their own length marker, so write the significant bytes.
     static func id(_ id: UInt32) -> [UInt8] {
-        if id > 0xFF_FFFF { return [UInt8(id >> 24), UInt8(id >> 16 & 0xFF), UInt8(id >> 8 & 0xFF), UInt8(id & 0xFF)] }
-        if id > 0xFFFF { return [UInt8(id >> 16), UInt8(id >> 8 & 0xFF), UInt8(id & 0xFF)] }
-        if id > 0xFF { return [UInt8(id >> 8), UInt8(id & 0xFF)] }
-        return [UInt8(id)]
+        var out: [UInt8] = []
+        appendID(id, to: &out)
+        return out
+    }
+
+    /// Appends an element id to `out` (no array of its own: the per-block path).
+    static func appendID(_ id: UInt32, to out: inout [UInt8]) {
+        let length = id > 0xFF_FFFF ? 4 : id > 0xFFFF ? 3 : id > 0xFF ? 2 : 1
+        for index in stride(from: length - 1, through: 0, by: -1) { out.append(UInt8(truncatingIfNeeded: id >> (8 * UInt32(index)))) }
     }
 
     /// The shortest vint for `value`, or one of exactly `length` bytes when given.
     static func size(_ value: UInt64, length: Int? = nil) -> [UInt8] {
-        var bytes = length ?? 1
-        if length == nil {
-            // A length-n vint holds values up to 2^(7n) - 2 (all-ones is reserved for unknown).
-            while bytes < 8, value >= (UInt64(1) << (7 * UInt64(bytes))) - 1 { bytes += 1 }
-        }
-        var out = [UInt8](repeating: 0, count: bytes)
-        var remaining = value
-        for index in stride(from: bytes - 1, through: 0, by: -1) {
-            out[index] = UInt8(remaining & 0xFF)
-            remaining >>= 8
-        }
-        out[0] |= UInt8(0x80 >> (bytes - 1))
+        var out: [UInt8] = []
+        appendSize(value, length: length, to: &out)
         return out
+    }
+
+    /// The bytes of the shortest vint for `value`: a length-n vint holds values up to
+    /// 2^(7n) - 2 (all-ones is reserved for unknown).
+    static func sizeLength(_ value: UInt64) -> Int {
+        var bytes = 1
+        while bytes < 8, value >= (UInt64(1) << (7 * UInt64(bytes))) - 1 { bytes += 1 }
+        return bytes
+    }
+
+    /// Appends ``size(_:length:)`` to `out` (no array of its own: the per-block path).
+    static func appendSize(_ value: UInt64, length: Int? = nil, to out: inout [UInt8]) {
+        let bytes = length ?? sizeLength(value)
+        for index in stride(from: bytes - 1, through: 0, by: -1) {
+            var byte = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))
+            if index == bytes - 1 { byte |= UInt8(0x80 >> (bytes - 1)) }
+            out.append(byte)
+        }
     }
 
     static func element(_ elementID: UInt32, _ body: [UInt8]) -> [UInt8] {

@@ -133,11 +133,10 @@ public final class WebMWriter {
         let relative = Int16(truncatingIfNeeded: timestampMs - (clusterTimestamp ?? timestampMs))
         // SimpleBlock: track number, relative timestamp, flags, frame; built in place in the
         // cluster buffer (no per-frame copies: a keyframe is tens of KB).
-        let trackNumber = EBML.size(UInt64(track))
-        let bodySize = trackNumber.count + 3 + frame.count
-        cluster += EBML.id(MatroskaID.simpleBlock)
-        cluster += EBML.size(UInt64(bodySize))
-        cluster += trackNumber
+        let bodySize = EBML.sizeLength(UInt64(track)) + 3 + frame.count
+        EBML.appendID(MatroskaID.simpleBlock, to: &cluster)
+        EBML.appendSize(UInt64(bodySize), to: &cluster)
+        EBML.appendSize(UInt64(track), to: &cluster)
         cluster.appendBigEndian(relative)
         cluster.append(keyframe || !isVideo ? 0x80 : 0x00)
         cluster += frame
