@@ -49,6 +49,34 @@ struct ReplayBenchmark {
         }
         rows.append(Self.row("Opus decode alone", decode, floor, "libopus, per audio packet of the capture (the WAV's share)"))
         for line in TextTable.lines(rows) { Console.line(line) }
+        try await participants(session, key: key, salt: salt, scratch: scratch)
+    }
+
+    /// CPU % of one core per recorded participant in one process: the capture as N participants
+    /// (N = options.participants), each media second of each costing what the table shows; the
+    /// marginal figure is the added CPU per added participant.
+    func participants(_ session: CapturedSession, key: [UInt8], salt: [UInt8], scratch: String) async throws(BenchError) {
+        let mediaSeconds = Double(session.durationMilliseconds) / 1000
+        Console.line()
+        Console.line("one RoomRecorder, the capture as N participants in one process (SSRCs and ids made distinct), full speed; "
+            + "figure: CPU % of one core per media second (lower is better)")
+        var rows = [["formats", "N", "CPU %", "per participant", "marginal per added participant"]]
+        for formats in ["webm", "webm,wav"] {
+            var first: (count: Int, percent: Double)?
+            for count in options.participantCounts {
+                let many = try Self.protect(session.participants(count), key: key, salt: salt)
+                let figure = try await measureAsync { repetition throws(BenchError) in
+                    try await Self.receivePath(many, key: key, salt: salt, formats: formats, path: "\(scratch)/n\(count)-\(formats)-\(repetition)")
+                }
+                let runs = Double(options.repetitions - 1)
+                let percent = figure.cpuSeconds / runs / mediaSeconds * 100
+                let marginal = first.map { (percent - $0.percent) / Double(count - $0.count) }
+                if first == nil { first = (count, percent) }
+                rows.append([formats, "\(count)", String(format: "%.2f", percent), String(format: "%.3f", percent / Double(count)),
+                             marginal.map { String(format: "%.3f", $0) } ?? "-"])
+            }
+        }
+        for line in TextTable.lines(rows) { Console.line(line) }
     }
 
     static func row(_ name: String, _ figure: Figure, _ floor: Figure, _ note: String) -> [String] {

@@ -4,9 +4,10 @@ import Foundation
 struct ReplayOptions: Sendable {
     var capture = "Tests/Fixtures/replay/aiortc-sync"
     var repetitions = 30
+    var participantCounts = [1, 4, 12]
 
     static let usage = """
-        usage: agentd-bench replay [--capture DIR] [--repeat N]
+        usage: agentd-bench replay [--capture DIR] [--repeat N] [--participants 1,4,12]
 
           The receive path's cost per packet, release build, in process: a capture (agentd record
           --capture; default Tests/Fixtures/replay/aiortc-sync, a lab session of an aiortc
@@ -17,6 +18,8 @@ struct ReplayOptions: Sendable {
           floor: libsrtp unprotect and one buffered write per packet; and the Opus decode alone.
           Prints ns of CPU (the process's user + system time, every thread) and heap allocations
           (malloc, calloc, realloc: CAllocCounter) per packet, over the repetitions after the first.
+          Then the capture as N participants of one RoomRecorder (--participants, default 1,4,12):
+          CPU % of one core per media second, per participant and per added participant.
         """
 
     init(arguments: [String]) throws(BenchError) {
@@ -25,6 +28,7 @@ struct ReplayOptions: Sendable {
             switch argument {
             case "--capture": capture = try cursor.value(argument)
             case "--repeat": repetitions = try cursor.integer(argument, in: 2...10_000)
+            case "--participants": participantCounts = try cursor.counts(argument, in: 1...200)
             case "-h", "--help":
                 Console.line(Self.usage)
                 exit(0)
