@@ -97,7 +97,7 @@ let package = Package(
         // Benchmarks, built in release by scripts/bench; never part of `swift test`.
         // Counts heap allocations in agentd-bench (it interposes malloc: never a dependency of agentd).
         .target(name: "CAllocCounter"),
-        .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit", "Speech", "CAllocCounter"], path: "Sources/agentd-bench"),
+        .executableTarget(name: "agentd-bench", dependencies: ["Agent", "Recorder", "BotKit", "Speech", "JobQueue", "CAllocCounter"], path: "Sources/agentd-bench"),
         // Writes the media samples (scripts/make-samples) with our own encoders and writers.
         .executableTarget(name: "agentd-samples", dependencies: ["Agent", "Recorder", "BotKit"], path: "Sources/agentd-samples"),
         // Touches a LoopBound value off its loop on request: its release build proves the

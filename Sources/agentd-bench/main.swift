@@ -17,15 +17,17 @@ do {
         try EncodeBenchmark(options: try PublishOptions(mode: .encode, arguments: Array(arguments.dropFirst()))).run()
     case "composite":
         try CompositeBenchmark(options: try CompositeOptions(arguments: Array(arguments.dropFirst()))).run()
+    case "workers":
+        try await WorkersBenchmark(options: try WorkersOptions(arguments: Array(arguments.dropFirst()))).run()
     case "replay":
         try await ReplayBenchmark(options: try ReplayOptions(arguments: Array(arguments.dropFirst()))).run()
     case "speech":
         try SpeechBenchmark(options: try SpeechOptions(arguments: Array(arguments.dropFirst()))).run()
     case nil, "-h", "--help":
-        Console.line([RecordOptions.usage, PublishOptions.usage(.play), PublishOptions.usage(.encode), CompositeOptions.usage, SpeechOptions.usage, ReplayOptions.usage]
+        Console.line([RecordOptions.usage, PublishOptions.usage(.play), PublishOptions.usage(.encode), CompositeOptions.usage, SpeechOptions.usage, ReplayOptions.usage, WorkersOptions.usage]
             .joined(separator: "\n\n"))
     case let other?:
-        throw BenchError("unknown benchmark '\(other)' (available: record, play, encode, composite, speech, replay)")
+        throw BenchError("unknown benchmark '\(other)' (available: record, play, encode, composite, speech, replay, workers)")
     }
 } catch let error as BenchError {
     ChildRegistry.shared.stopAll()

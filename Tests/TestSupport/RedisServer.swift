@@ -1,3 +1,4 @@
+import AgentTransport
 import Foundation
 import Synchronization
 
@@ -84,22 +85,8 @@ public final class RedisServer: Sendable {
         }
     }
 
-    /// A port nobody listens on now: bound to port 0 and released.
+    /// A port nobody listens on now (``LoopbackPort``).
     public static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ChildProcess.Failure(description: "socket: errno \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Bool in
-                Glibc.bind(socket, raw, length) == 0 && getsockname(socket, raw, &length) == 0
-            }
-        }
-        guard bound else { throw ChildProcess.Failure(description: "bind: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try LoopbackPort.free()
     }
 }
