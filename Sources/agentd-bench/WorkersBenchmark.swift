@@ -113,6 +113,9 @@ struct WorkersBenchmark {
         for line in TextTable.lines(rows) { Console.line(line) }
     }
 
+    /// The API token of the benchmark's daemons (never printed).
+    private static let token = (0..<24).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
+
     private static func median(_ values: [Double]) -> String {
         guard !values.isEmpty else { return "-" }
         return String(format: "%.0f", values.sorted()[values.count / 2])
@@ -124,7 +127,7 @@ struct WorkersBenchmark {
         let lab = options.labOptions
         let output = "\(work)/\(label)-recordings"
         try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        var config: [String: Any] = ["output_root": output, "server": lab.server, "ice_allow": [lab.iceAllow]]
+        var config: [String: Any] = ["output_root": output, "server": lab.server, "ice_allow": [lab.iceAllow], "api_token": Self.token]
         if let redis { config["redis"] = "redis://127.0.0.1:\(redis.port)/0" }
         let configPath = "\(work)/\(label).json"
         guard let data = try? JSONSerialization.data(withJSONObject: config), FileManager.default.createFile(atPath: configPath, contents: data) else {
@@ -188,6 +191,7 @@ struct WorkersBenchmark {
     private static func request(_ url: String, body: String? = nil) async throws(BenchError) -> (Int, [String: Any]) {
         guard let target = URL(string: url) else { throw BenchError("bad URL \(url)") }
         var request = URLRequest(url: target, timeoutInterval: 10)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         if let body {
             request.httpMethod = "POST"
             request.httpBody = Data(body.utf8)
