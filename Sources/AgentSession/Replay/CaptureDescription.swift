@@ -97,12 +97,17 @@ public struct CaptureDescription: Codable, Equatable, Sendable {
     /// route changes out of order, or a route that is none (``CapturedRoute/route()``).
     public func validate() throws(CaptureError) {
         guard version == 1 else { throw .invalidDescription("version \(version) (this agentd reads 1)") }
+        // 1970 to 2100: the replay's clocks count on from it.
+        guard (0...4_102_444_800_000_000_000).contains(startedAtNanoseconds) else {
+            throw .invalidDescription("started_at_ns \(startedAtNanoseconds) is not between 1970 and 2100")
+        }
         guard routeChanges.count <= Self.maxRouteChanges, participants.count <= Self.maxParticipants else {
             throw .invalidDescription("more than \(Self.maxRouteChanges) route changes or \(Self.maxParticipants) participants")
         }
         var last: Int64 = 0
         for change in routeChanges {
-            guard change.atMilliseconds >= last, change.routes.count <= 256 else {
+            // Offsets are the dump's (32-bit milliseconds): none past them.
+            guard change.atMilliseconds >= last, change.atMilliseconds <= Int64(UInt32.max), change.routes.count <= 256 else {
                 throw .invalidDescription("route changes out of order or too large at \(change.atMilliseconds) ms")
             }
             last = change.atMilliseconds

@@ -13,17 +13,20 @@ public struct CapturedSession: Sendable {
 
     /// The largest dump read (it is read whole).
     public static let defaultMaxBytes = 1 << 30
+    /// The most records read: a dump of tiny records must not make tens of millions of arrays.
+    public static let maxRecords = 5_000_000
 
     /// Reads `capture.json` and `capture.rtpdump` of `directory`.
     public static func load(directory: String, maxBytes: Int = defaultMaxBytes) throws(CaptureError) -> CapturedSession {
         let description = try CaptureDescription.read(directory: directory)
         var records: [RTPDumpRecord] = []
-        do {
+        do throws(RTPDumpError) {
             var reader = try RTPDumpReader(contentsOf: directory + "/" + CaptureDescription.dumpFileName, maxBytes: maxBytes)
-            while let record = try reader.next() { records.append(record) }
+            while records.count <= maxRecords, let record = try reader.next() { records.append(record) }
         } catch {
             throw .invalidDump(error.description)
         }
+        guard records.count <= maxRecords else { throw .invalidDump("more than \(maxRecords) records") }
         return CapturedSession(description: description, records: records)
     }
 

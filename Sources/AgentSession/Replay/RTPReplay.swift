@@ -82,13 +82,22 @@ public final class RTPReplay: Sendable {
         let began = ContinuousClock.now
         try await loop.submit { player.begin() }
         var until: Int64 = 0
+        // Capture time skipped over in silences (a real-time replay does not wait through them).
+        var skipped: Int64 = 0
         while until < end && !isCancelled() {
+            // A second at a time; a silence longer than the player idles through is jumped.
+            let next = try await loop.submit { player.nextEventNanoseconds } ?? end
+            let jump = next - ReplayPlayer.idleNanoseconds(tick: tickInterval.totalNanoseconds)
+            if jump > until + 1_000_000_000 {
+                skipped += jump - until
+                until = jump
+            }
             until = min(end, until + 1_000_000_000)
             let step = until
             try await loop.submit { player.play(until: step) }
             await pause()
             if realTime {
-                let due = began + .nanoseconds(step)
+                let due = began + .nanoseconds(step - skipped)
                 if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
             }
         }

@@ -122,8 +122,31 @@ final class ReplayPlayer: @unchecked Sendable {
         return counters
     }
 
+    /// Timer runs in a row with nothing delivered before the rest of a silence is skipped: by
+    /// then every jitter buffer has given up and every timer is idle, and a capture with hours
+    /// (or a hostile offset of weeks) between packets must not take hours of ticks.
+    static let idleTicks: Int64 = 1000
+
+    /// How long the player ticks through a silence, for `tick` nanoseconds between ticks.
+    static func idleNanoseconds(tick: Int64) -> Int64 {
+        idleTicks * max(1_000_000, tick)
+    }
+
+    /// When the next delivery, retransmission or route change is due (ns of capture time).
+    var nextEventNanoseconds: Int64? {
+        let changes = session.description.routeChanges
+        return [nextDelivery < schedule.deliveries.count ? schedule.deliveries[nextDelivery].atNanoseconds : nil,
+                retransmissions.first?.atNanoseconds,
+                nextRouteChange < changes.count ? changes[nextRouteChange].atMilliseconds * 1_000_000 : nil].compactMap { $0 }.min()
+    }
+
     /// Moves the clock to `target`, running the timers (and route changes) due on the way.
     private func advance(to target: Int64) {
+        let idleLimit = nextTick + Self.idleTicks * tickNanoseconds
+        if target > idleLimit {
+            advance(to: idleLimit)
+            nextTick += (target - nextTick) / tickNanoseconds * tickNanoseconds
+        }
         while true {
             applyRouteChanges(through: min(target, nextTick))
             guard nextTick <= target else { break }

@@ -74,6 +74,8 @@ import Testing
         #"{"version":1,"started_at_ns":0,"route_changes":[{"at_ms":0,"routes":[{"mid":"0","participant_id":"p","kind":"audio","codec":"mp3","clock_rate":48000,"ssrcs":[]}]}],"participants":[],"packets":0,"dropped":0}"#,
         #"{"version":1,"started_at_ns":0,"route_changes":[{"at_ms":0,"routes":[{"mid":"0","participant_id":"p","kind":"audio","codec":"opus","clock_rate":0,"ssrcs":[]}]}],"participants":[],"packets":0,"dropped":0}"#,
         #"{"version":1,"started_at_ns":0,"route_changes":[],"participants":[{"id":"","display":"x"}],"packets":0,"dropped":0}"#,
+        #"{"version":1,"started_at_ns":0,"route_changes":[{"at_ms":9223372036854775807,"routes":[]}],"participants":[],"packets":0,"dropped":0}"#,
+        #"{"version":1,"started_at_ns":9223372036854775807,"route_changes":[],"participants":[],"packets":0,"dropped":0}"#,
         "[" + String(repeating: "[", count: 5000),
     ])
     func hostileDescriptions(_ text: String) throws {
