@@ -37,12 +37,12 @@ struct ReplayBenchmark {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
 
-        let floor = try measure { repetition throws(BenchError) in try Self.floor(protected, key: key, salt: salt, path: "\(scratch)/floor-\(repetition).bin") }
-        let decode = try measure { _ throws(BenchError) in try Self.opusDecode(session) }
+        let floor = try await measure { repetition throws(BenchError) in try Self.floor(protected, key: key, salt: salt, path: "\(scratch)/floor-\(repetition).bin") }
+        let decode = try await measure { _ throws(BenchError) in try Self.opusDecode(session) }
         var rows = [["path", "ns/packet", "× floor", "allocs/packet", ""]]
         rows.append(Self.row("floor", floor, floor, "libsrtp unprotect + one buffered write(2) per packet"))
         for formats in ["webm", "webm,wav"] {
-            let figure = try await measureAsync { repetition throws(BenchError) in
+            let figure = try await measure { repetition throws(BenchError) in
                 try await Self.receivePath(protected, key: key, salt: salt, formats: formats, path: "\(scratch)/\(formats)-\(repetition)")
             }
             rows.append(Self.row("receive → \(formats)", figure, floor, "unprotect, route, jitter buffer, depacketize, RoomRecorder"))
@@ -65,7 +65,7 @@ struct ReplayBenchmark {
             var first: (count: Int, percent: Double)?
             for count in options.participantCounts {
                 let many = try Self.protect(session.participants(count), key: key, salt: salt)
-                let figure = try await measureAsync { repetition throws(BenchError) in
+                let figure = try await measure { repetition throws(BenchError) in
                     try await Self.receivePath(many, key: key, salt: salt, formats: formats, path: "\(scratch)/n\(count)-\(formats)-\(repetition)")
                 }
                 let runs = Double(options.repetitions - 1)
@@ -85,19 +85,7 @@ struct ReplayBenchmark {
     }
 
     /// Runs `body` once to warm up, then `repetitions - 1` times measured.
-    func measure(_ body: (Int) throws(BenchError) -> Int) throws(BenchError) -> Figure {
-        _ = try body(0)
-        var figure = Figure()
-        for repetition in 1..<options.repetitions {
-            let (cpu, allocations) = (Self.cpuSeconds(), agent_alloc_count())
-            figure.packets += try body(repetition)
-            figure.cpuSeconds += Self.cpuSeconds() - cpu
-            figure.allocations += agent_alloc_count() - allocations
-        }
-        return figure
-    }
-
-    func measureAsync(_ body: (Int) async throws(BenchError) -> Int) async throws(BenchError) -> Figure {
+    func measure(_ body: (Int) async throws(BenchError) -> Int) async throws(BenchError) -> Figure {
         _ = try await body(0)
         var figure = Figure()
         for repetition in 1..<options.repetitions {

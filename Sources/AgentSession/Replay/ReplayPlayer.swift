@@ -52,11 +52,9 @@ final class ReplayPlayer: @unchecked Sendable {
         self.impairments = impairments
         recoveryRandom = SeededRandom(state: impairments.seed ^ 0x5EED_5EED_5EED_5EED)
         var bySequence: [UInt64: Int] = [:]
-        for (index, record) in session.records.enumerated() where !record.isRTCP && record.bytes.count >= 12 {
-            let bytes = record.bytes
-            let sequence = UInt64(bytes[2]) << 8 | UInt64(bytes[3])
-            let ssrc = bytes[8..<12].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            bySequence[ssrc << 16 | sequence] = index
+        for (index, record) in session.records.enumerated() where !record.isRTCP {
+            guard let header = record.bytes.withUnsafeBytes({ try? RTPHeader.parse($0) }) else { continue }
+            bySequence[UInt64(header.ssrc) << 16 | UInt64(header.sequenceNumber)] = index
         }
         recordsBySequence = bySequence
         scratch = .allocate(byteCount: RTPDumpRecord.maximumPacketLength, alignment: 16)
